@@ -1,0 +1,2 @@
+/** Express adapter (issue 5). */
+export {};

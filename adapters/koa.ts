@@ -1,0 +1,2 @@
+/** Koa adapter (issue 5). */
+export {};

@@ -1,0 +1,2 @@
+/** node:http adapter (issue 5). */
+export {};

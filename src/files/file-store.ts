@@ -1,0 +1,56 @@
+/**
+ * The pluggable file store behind `/v1/files` (SPEC 4): list, metadata,
+ * content and delete. Upload is refused by the gateway, so stores never
+ * receive new files through it.
+ *
+ * The simulator's in-memory store implements it; so can a user's own.
+ */
+
+/** A file's metadata, in the vendor's shape (PROTOCOLS A.9). */
+export interface FileMetadata {
+  type: 'file';
+  id: string;
+  filename: string;
+  mime_type: string;
+  size_bytes: number;
+  /** ISO 8601 timestamp. */
+  created_at: string;
+  downloadable: boolean;
+}
+
+/** Pagination parameters of the vendor's list endpoints. */
+export interface ListParams {
+  /** 1 to 1000, default 20. */
+  limit?: number;
+  before_id?: string;
+  after_id?: string;
+}
+
+/**
+ * A list page. Carries both pagination styles so the 0.x (`has_more`,
+ * `first_id`, `last_id`) and 1.x (`next_page`) vendor clients both page
+ * correctly (PROTOCOLS A.9).
+ */
+export interface FilePage {
+  data: FileMetadata[];
+  has_more: boolean;
+  first_id: string | null;
+  last_id: string | null;
+  next_page: string | null;
+}
+
+/** File content: metadata plus the bytes as a stream. */
+export interface FileContent {
+  metadata: FileMetadata;
+  body: AsyncIterable<Uint8Array>;
+}
+
+export interface FileStore {
+  list(params: ListParams): Promise<FilePage>;
+  /** `undefined` when no file has this id. */
+  retrieve(id: string): Promise<FileMetadata | undefined>;
+  /** `undefined` when no file has this id. */
+  content(id: string): Promise<FileContent | undefined>;
+  /** `false` when no file had this id. */
+  delete(id: string): Promise<boolean>;
+}

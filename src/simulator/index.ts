@@ -1,0 +1,2 @@
+/** modelgate/testing: the embedded simulator (issue 3). */
+export {};

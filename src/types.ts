@@ -1,0 +1,84 @@
+/**
+ * The core contract: one plain request type in, one response type out.
+ *
+ * Adapters (Express, Koa, node:http) only translate to and from these shapes;
+ * everything else (routing, auth, validation, rules, upstream calls,
+ * translation, SSE) happens in the framework-free core.
+ */
+
+/** The two client-facing interfaces the gateway serves. */
+export type WireFormat = 'chat' | 'messages';
+
+/** Header bag as Node, Express and Koa hold it: lower-case names. */
+export type IncomingHeaders = Record<string, string | string[] | undefined>;
+
+/** A request handed to the gateway by an adapter. */
+export interface GatewayRequest {
+  /** HTTP method, upper case (`POST`). */
+  method: string;
+  /**
+   * Path and query relative to where the gateway is mounted, as Node's
+   * `req.url` holds it: `/v1/models?limit=5`.
+   */
+  url: string;
+  /** Request headers with lower-case names. */
+  headers: IncomingHeaders;
+  /**
+   * The body when a framework already parsed it (`express.json()`,
+   * `@koa/bodyparser`). `undefined` when not parsed.
+   */
+  body?: unknown;
+  /**
+   * The body's bytes exactly as they arrived, when the adapter read them.
+   * Preferred over `body`: unchanged bodies are forwarded as these bytes.
+   */
+  rawBody?: Uint8Array;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** Response headers the gateway sets (lower-case names). */
+export type ResponseHeaders = Record<string, string>;
+
+/** A JSON response; the writer serialises `body`. */
+export interface JsonResponse {
+  type: 'json';
+  status: number;
+  headers: ResponseHeaders;
+  body: unknown;
+}
+
+/**
+ * A byte response (file content, or JSON relayed as the bytes the upstream
+ * sent). `headers` carries the content type (and length when known).
+ */
+export interface BytesResponse {
+  type: 'bytes';
+  status: number;
+  headers: ResponseHeaders;
+  body: Uint8Array | AsyncIterable<Uint8Array>;
+}
+
+/**
+ * A server-sent-event stream. Each item is one whole encoded event
+ * (`event: x\ndata: {...}\n\n`), written and flushed on its own.
+ */
+export interface SseResponse {
+  type: 'sse';
+  status: number;
+  headers: ResponseHeaders;
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** What the gateway returns for every request. It never rejects. */
+export type GatewayResponse = JsonResponse | BytesResponse | SseResponse;
+
+/** Who made a request, as returned by key verification. */
+export interface Principal {
+  /** Stable id for logs and usage records. */
+  id: string;
+  /** When set, only these model ids may be called or listed. */
+  allowedModels?: readonly string[];
+  /** Anything else the verifier wants to carry along (tenant, plan...). */
+  metadata?: Record<string, unknown>;
+}

@@ -1,0 +1,73 @@
+/**
+ * The upstream contract: anything that can answer a wire-format call.
+ *
+ * The undici clients (`openAICompatible`, `messagesUpstream`) and the
+ * embedded simulator all implement it; so can a user's own object.
+ */
+import type { WireFormat } from '../types.js';
+
+/** What the gateway asks an upstream to do. */
+export type UpstreamOperation =
+  | 'chat.completions'
+  | 'messages'
+  | 'messages.count_tokens'
+  | 'models.list'
+  | 'models.retrieve'
+  | 'files.list'
+  | 'files.retrieve'
+  | 'files.content'
+  | 'files.delete';
+
+/** One call to an upstream. */
+export interface UpstreamCall {
+  operation: UpstreamOperation;
+  /**
+   * JSON body to send (already translated / renamed). Ignored when
+   * `rawBody` is set.
+   */
+  body?: unknown;
+  /** Exact body bytes to send when the caller's body passes through unchanged. */
+  rawBody?: Uint8Array;
+  /** True when the body asks for an SSE stream. */
+  stream?: boolean;
+  /** Path parameters: `files.*` and `models.retrieve` use `id`. */
+  id?: string;
+  /** Query parameters (pagination of list operations). */
+  query?: Record<string, string>;
+  /**
+   * Caller headers the upstream should forward (`anthropic-version`,
+   * `anthropic-beta`, ...), already stripped of hop-by-hop and auth headers.
+   */
+  headers: Record<string, string>;
+  /**
+   * The caller's own key, only set when the route opts into key passthrough.
+   */
+  callerKey?: string;
+  /** Aborted when the client goes away or a time-out fires. */
+  signal: AbortSignal;
+}
+
+/** An upstream's answer: status, headers and the body as it arrives. */
+export interface UpstreamResponse {
+  status: number;
+  /** Response headers, lower-case names. */
+  headers: Record<string, string>;
+  /** The body bytes (JSON, SSE or file content) as they arrive. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+/** Anything that answers upstream calls in one wire format. */
+export interface Upstream {
+  /** Name for logs, usage records and error messages (never a URL or key). */
+  readonly name: string;
+  /** The wire format it speaks: `chat` (chat completions) or `messages`. */
+  readonly format: WireFormat;
+  /**
+   * Sends a call. Resolves with the upstream's response whatever its status;
+   * rejects with a `GatewayError` (`UPSTREAM_UNAVAILABLE`, `UPSTREAM_TIMEOUT`)
+   * when no response could be had.
+   */
+  send(call: UpstreamCall): Promise<UpstreamResponse>;
+  /** Releases pooled connections. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^modelgate$/, replacement: here('./src/index.ts') },
+      { find: /^modelgate\/express$/, replacement: here('./adapters/express.ts') },
+      { find: /^modelgate\/koa$/, replacement: here('./adapters/koa.ts') },
+      { find: /^modelgate\/node$/, replacement: here('./adapters/node-http.ts') },
+      { find: /^modelgate\/testing$/, replacement: here('./src/simulator/index.ts') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+  },
+});
