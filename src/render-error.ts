@@ -72,7 +72,8 @@ export function toChatErrorBody(error: GatewayError): ChatErrorBody {
 export function renderError(error: GatewayError, format: WireFormat): JsonResponse {
   const headers: Record<string, string> = { ...error.headers };
   // Errors that cannot change on retry tell the official clients not to retry (PROTOCOLS C.4).
-  if (error.status < 500 && error.status !== 408 && error.status !== 409 && error.status !== 429) {
+  const retryable = error.status === 408 || error.status === 409 || error.status === 429 || (error.status >= 500 && error.status !== 501);
+  if (!retryable) {
     headers['x-should-retry'] ??= 'false';
   }
   return {

@@ -1,0 +1,45 @@
+/**
+ * Authentication step: candidate keys → principal, or a 401.
+ */
+import { GatewayError } from '../errors.js';
+import type { GatewayRequest, Principal } from '../types.js';
+import { readCredentials, type CredentialSource } from './read-credentials.js';
+import type { VerifyKey } from './verify-key.js';
+
+function missingKeyMessage(source: CredentialSource): string {
+  return source === 'bearer'
+    ? 'Missing API key: send it as "Authorization: Bearer <key>".'
+    : 'Missing API key: send it as "x-api-key: <key>" or "Authorization: Bearer <key>".';
+}
+
+/**
+ * Returns the principal of the first key that verifies (x-api-key before
+ * Bearer). Throws `AUTHENTICATION_FAILED` when no key was sent or none
+ * verifies; the key itself never appears in the message.
+ */
+export async function authenticate(
+  request: GatewayRequest,
+  source: CredentialSource,
+  verify: VerifyKey,
+): Promise<Principal> {
+  const keys = readCredentials(request.headers, source);
+  if (keys.length === 0) {
+    throw new GatewayError('AUTHENTICATION_FAILED', missingKeyMessage(source), { chatCode: 'invalid_api_key' });
+  }
+  for (const key of keys) {
+    const principal = await verify(key, request);
+    if (principal) return principal;
+  }
+  throw new GatewayError('AUTHENTICATION_FAILED', 'Invalid API key: the key sent is not one this gateway accepts.', {
+    chatCode: 'invalid_api_key',
+  });
+}
+
+/** Throws `PERMISSION_DENIED` when the principal may not use `model`. */
+export function assertModelAllowed(principal: Principal, model: string): void {
+  if (!principal.allowedModels || principal.allowedModels.includes(model)) return;
+  throw new GatewayError('PERMISSION_DENIED', `This API key may not use the model ${model}.`, {
+    param: 'model',
+    chatCode: 'model_not_allowed',
+  });
+}

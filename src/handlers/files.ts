@@ -1,0 +1,68 @@
+/**
+ * The file endpoints of SPEC 4 over a `FileStore`: list, metadata, content,
+ * delete. Upload is refused (SPEC 4 rule 1: documents go inline).
+ */
+import { GatewayError } from '../errors.js';
+import type { FileStore, ListParams } from '../files/file-store.js';
+import type { BytesResponse, JsonResponse } from '../types.js';
+
+function fileNotFound(id: string): GatewayError {
+  return new GatewayError('NOT_FOUND', `File not found: ${id}. GET /v1/files lists the files you can use.`, { param: 'file_id' });
+}
+
+function parseListParams(query: Record<string, string>): ListParams {
+  const params: ListParams = {};
+  if (query.limit !== undefined) {
+    const limit = Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw new GatewayError('INVALID_REQUEST', `limit: must be an integer from 1 to 1000, got ${query.limit}.`, { param: 'limit' });
+    }
+    params.limit = limit;
+  }
+  // The 1.x client pages with `page` (the previous page's `next_page`), the 0.x one with `after_id`.
+  const after = query.after_id ?? query.page;
+  if (after !== undefined) params.after_id = after;
+  if (query.before_id !== undefined) params.before_id = query.before_id;
+  return params;
+}
+
+export async function listFiles(store: FileStore, query: Record<string, string>): Promise<JsonResponse> {
+  const page = await store.list(parseListParams(query));
+  return { type: 'json', status: 200, headers: {}, body: page };
+}
+
+export async function retrieveFile(store: FileStore, id: string): Promise<JsonResponse> {
+  const metadata = await store.retrieve(id);
+  if (!metadata) throw fileNotFound(id);
+  return { type: 'json', status: 200, headers: {}, body: metadata };
+}
+
+/** Streams the bytes with the file's own content type and length. */
+export async function fileContent(store: FileStore, id: string): Promise<BytesResponse> {
+  const content = await store.content(id);
+  if (!content) throw fileNotFound(id);
+  const { metadata } = content;
+  return {
+    type: 'bytes',
+    status: 200,
+    headers: {
+      'content-type': metadata.mime_type,
+      'content-length': String(metadata.size_bytes),
+      'content-disposition': `attachment; filename="${metadata.filename.replace(/["\\\r\n]/g, '_')}"`,
+    },
+    body: content.body,
+  };
+}
+
+export async function deleteFile(store: FileStore, id: string): Promise<JsonResponse> {
+  if (!(await store.delete(id))) throw fileNotFound(id);
+  return { type: 'json', status: 200, headers: {}, body: { id, type: 'file_deleted' } };
+}
+
+/** SPEC 4: upload is not available; nothing is read or stored. */
+export function refuseUpload(): never {
+  throw new GatewayError(
+    'NOT_IMPLEMENTED',
+    'File upload is not available on this gateway. Send documents inline instead, as base64 `document` blocks in the messages request: {"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "<base64>"}}.',
+  );
+}

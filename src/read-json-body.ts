@@ -1,0 +1,54 @@
+/**
+ * Gets the JSON body of a request: the framework's parsed body when there is
+ * one, else the raw bytes parsed here. Each failure is its own clear 4xx.
+ */
+import { GatewayError } from './errors.js';
+import type { GatewayRequest } from './types.js';
+
+/** Default body limit: the vendor's own 32 MB edge limit (PROTOCOLS A.7). */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** True for `application/json` and `application/*+json`, with any parameters. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+export function tooLargeError(limit: number): GatewayError {
+  return new GatewayError('REQUEST_TOO_LARGE', `Request body is larger than the ${limit}-byte limit of this gateway.`);
+}
+
+/**
+ * The parsed JSON body. Throws `UNSUPPORTED_MEDIA_TYPE` for a non-JSON
+ * content type, `REQUEST_TOO_LARGE` over `maxBodyBytes`, `INVALID_JSON` for
+ * bytes that do not parse or a body that is not a JSON object.
+ */
+export function readJsonBody(request: GatewayRequest, maxBodyBytes: number): unknown {
+  const contentType = headerValue(request.headers['content-type']);
+  if (!isJsonContentType(contentType)) {
+    throw new GatewayError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type must be application/json${contentType ? `, not ${contentType}` : ''}: send the request body as JSON.`,
+    );
+  }
+  let body = request.body;
+  if (request.rawBody !== undefined) {
+    if (request.rawBody.byteLength > maxBodyBytes) throw tooLargeError(maxBodyBytes);
+    if (request.rawBody.byteLength === 0) throw new GatewayError('INVALID_JSON', 'Request body is empty: send a JSON object.');
+    try {
+      body = JSON.parse(Buffer.from(request.rawBody.buffer, request.rawBody.byteOffset, request.rawBody.byteLength).toString('utf8'));
+    } catch (error) {
+      const detail = error instanceof SyntaxError ? `: ${error.message}` : '';
+      throw new GatewayError('INVALID_JSON', `Request body is not valid JSON${detail}.`);
+    }
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new GatewayError('INVALID_JSON', 'Request body must be a JSON object.');
+  }
+  return body;
+}
