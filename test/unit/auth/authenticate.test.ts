@@ -1,0 +1,206 @@
+import { describe, expect, it, vi } from 'vitest';
+import { assertModelAllowed, authenticate } from '../../../src/auth/authenticate.js';
+import type { CredentialSource } from '../../../src/auth/read-credentials.js';
+import { createKeyVerifier, type VerifyKey } from '../../../src/auth/verify-key.js';
+import { GatewayError } from '../../../src/errors.js';
+import { renderError } from '../../../src/render-error.js';
+import type { GatewayRequest, IncomingHeaders, Principal } from '../../../src/types.js';
+
+const GOOD = 'sk-good-8c1f2e9a';
+const BAD = 'sk-bad-77d0b3c4';
+
+function requestWith(headers: IncomingHeaders): GatewayRequest {
+  return { method: 'POST', url: '/v1/messages', headers, signal: new AbortController().signal };
+}
+
+const staticVerify = createKeyVerifier({ keys: [{ key: GOOD, id: 'good' }] });
+
+async function failure(promise: Promise<unknown>): Promise<GatewayError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(GatewayError);
+    return error as GatewayError;
+  }
+  throw new Error('expected a rejection');
+}
+
+/** The key must appear nowhere in the message or either rendered body. */
+function expectNoKeyLeak(error: GatewayError, ...keys: string[]): void {
+  for (const key of keys) {
+    expect(error.message).not.toContain(key);
+    expect(JSON.stringify(renderError(error, 'chat'))).not.toContain(key);
+    expect(JSON.stringify(renderError(error, 'messages'))).not.toContain(key);
+  }
+}
+
+describe('authenticate: messages interface (bearer-or-api-key)', () => {
+  const source: CredentialSource = 'bearer-or-api-key';
+
+  it('Bearer only', async () => {
+    expect(await authenticate(requestWith({ authorization: `Bearer ${GOOD}` }), source, staticVerify)).toEqual({ id: 'good' });
+  });
+
+  it('x-api-key only', async () => {
+    expect(await authenticate(requestWith({ 'x-api-key': GOOD }), source, staticVerify)).toEqual({ id: 'good' });
+  });
+
+  it('both, x-api-key valid and Bearer invalid', async () => {
+    const principal = await authenticate(requestWith({ 'x-api-key': GOOD, authorization: `Bearer ${BAD}` }), source, staticVerify);
+    expect(principal).toEqual({ id: 'good' });
+  });
+
+  it('both, x-api-key invalid and Bearer valid', async () => {
+    const principal = await authenticate(requestWith({ 'x-api-key': BAD, authorization: `Bearer ${GOOD}` }), source, staticVerify);
+    expect(principal).toEqual({ id: 'good' });
+  });
+
+  it('both valid for different principals: x-api-key is tried first and wins', async () => {
+    const verify = createKeyVerifier({ keys: [{ key: 'sk-x', id: 'from-x' }, { key: 'sk-b', id: 'from-bearer' }] });
+    const principal = await authenticate(requestWith({ 'x-api-key': 'sk-x', authorization: 'Bearer sk-b' }), source, verify);
+    expect(principal.id).toBe('from-x');
+  });
+
+  it('x-api-key is tried before Bearer, and Bearer not at all once x-api-key verifies', async () => {
+    const seen: string[] = [];
+    const verify: VerifyKey = async (key) => {
+      seen.push(key);
+      return key === 'sk-b' ? { id: 'b' } : null;
+    };
+    await authenticate(requestWith({ 'x-api-key': 'sk-x', authorization: 'Bearer sk-b' }), source, verify);
+    expect(seen).toEqual(['sk-x', 'sk-b']);
+    seen.length = 0;
+    const accepting: VerifyKey = (key) => {
+      seen.push(key);
+      return { id: key };
+    };
+    await authenticate(requestWith({ 'x-api-key': 'sk-x', authorization: 'Bearer sk-b' }), source, accepting);
+    expect(seen).toEqual(['sk-x']);
+  });
+
+  it('both invalid → 401 without either key in the message', async () => {
+    const error = await failure(
+      authenticate(requestWith({ 'x-api-key': BAD, authorization: `Bearer ${BAD}x` }), source, staticVerify),
+    );
+    expect(error.status).toBe(401);
+    expect(error.code).toBe('AUTHENTICATION_FAILED');
+    expect(error.chatCode).toBe('invalid_api_key');
+    expect(error.message).toMatch(/invalid api key/i);
+    expectNoKeyLeak(error, BAD, `${BAD}x`);
+  });
+
+  it('neither → 401 saying how to send the key', async () => {
+    const error = await failure(authenticate(requestWith({}), source, staticVerify));
+    expect(error.status).toBe(401);
+    expect(error.code).toBe('AUTHENTICATION_FAILED');
+    expect(error.message).toContain('x-api-key: <key>');
+    expect(error.message).toContain('Authorization: Bearer <key>');
+    const rendered = renderError(error, 'messages');
+    expect(rendered.body).toEqual({ type: 'error', error: { type: 'authentication_error', message: error.message } });
+  });
+
+  it('scheme case, whitespace', async () => {
+    for (const authorization of [`bearer ${GOOD}`, `BEARER ${GOOD}`, `  Bearer   ${GOOD}  `]) {
+      expect(await authenticate(requestWith({ authorization }), source, staticVerify)).toEqual({ id: 'good' });
+    }
+    expect(await authenticate(requestWith({ 'x-api-key': ` ${GOOD} ` }), source, staticVerify)).toEqual({ id: 'good' });
+  });
+
+  it('non-Bearer scheme and empty values count as no key', async () => {
+    for (const headers of [{ authorization: `Basic ${GOOD}` }, { authorization: '' }, { 'x-api-key': '' }, { 'x-api-key': '  ' }]) {
+      const error = await failure(authenticate(requestWith(headers), source, staticVerify));
+      expect(error.status).toBe(401);
+      expect(error.message).toMatch(/^Missing API key/);
+      expectNoKeyLeak(error, GOOD);
+    }
+  });
+
+  it('array-valued headers: the first value is checked', async () => {
+    expect(await authenticate(requestWith({ 'x-api-key': [GOOD, BAD] }), source, staticVerify)).toEqual({ id: 'good' });
+    const error = await failure(authenticate(requestWith({ 'x-api-key': [BAD, GOOD] }), source, staticVerify));
+    expect(error.status).toBe(401);
+  });
+});
+
+describe('authenticate: chat completions (bearer)', () => {
+  const source: CredentialSource = 'bearer';
+
+  it('Bearer is accepted', async () => {
+    expect(await authenticate(requestWith({ authorization: `Bearer ${GOOD}` }), source, staticVerify)).toEqual({ id: 'good' });
+  });
+
+  it('a valid x-api-key alone is NOT accepted: 401 saying to use Bearer', async () => {
+    const error = await failure(authenticate(requestWith({ 'x-api-key': GOOD }), source, staticVerify));
+    expect(error.status).toBe(401);
+    expect(error.message).toContain('Authorization: Bearer <key>');
+    expect(error.message).not.toContain('x-api-key');
+    expectNoKeyLeak(error, GOOD);
+    const rendered = renderError(error, 'chat');
+    expect(rendered.body).toEqual({
+      error: { message: error.message, type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+    });
+  });
+
+  it('a valid x-api-key does not rescue an invalid Bearer', async () => {
+    const error = await failure(authenticate(requestWith({ 'x-api-key': GOOD, authorization: `Bearer ${BAD}` }), source, staticVerify));
+    expect(error.status).toBe(401);
+    expectNoKeyLeak(error, GOOD, BAD);
+  });
+});
+
+describe('authenticate with an async verify', () => {
+  it('returns the principal it resolves to, called with the key and the request', async () => {
+    const principal: Principal = { id: 'tenant-1', allowedModels: ['vendora-opus-5'], metadata: { plan: 'pro' } };
+    const verify = vi.fn(async () => principal);
+    const request = requestWith({ authorization: 'Bearer sk-async' });
+    expect(await authenticate(request, 'bearer', verify)).toBe(principal);
+    expect(verify).toHaveBeenCalledTimes(1);
+    expect(verify).toHaveBeenCalledWith('sk-async', request);
+  });
+
+  it('null → 401', async () => {
+    const verify = vi.fn(async () => null);
+    const error = await failure(authenticate(requestWith({ 'x-api-key': 'sk-async' }), 'bearer-or-api-key', verify));
+    expect(error.status).toBe(401);
+    expect(verify).toHaveBeenCalledWith('sk-async', expect.objectContaining({ url: '/v1/messages' }));
+    expectNoKeyLeak(error, 'sk-async');
+  });
+
+  it('a rejection from verify propagates unchanged (it is not turned into a 401)', async () => {
+    const boom = new Error('database down');
+    const error = await authenticate(requestWith({ authorization: 'Bearer k' }), 'bearer', async () => {
+      throw boom;
+    }).catch((caught: unknown) => caught);
+    expect(error).toBe(boom);
+  });
+});
+
+describe('assertModelAllowed', () => {
+  it('no allowedModels: every model', () => {
+    expect(() => assertModelAllowed({ id: 'p' }, 'vendora-opus-5')).not.toThrow();
+  });
+
+  it('listed model passes', () => {
+    expect(() => assertModelAllowed({ id: 'p', allowedModels: ['a', 'vendora-opus-5'] }, 'vendora-opus-5')).not.toThrow();
+  });
+
+  it('unlisted model → 403 PERMISSION_DENIED naming the model', () => {
+    let caught: unknown;
+    try {
+      assertModelAllowed({ id: 'p', allowedModels: ['vendora-opus-5'] }, 'vendora-sonnet-5');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(GatewayError);
+    const error = caught as GatewayError;
+    expect(error.status).toBe(403);
+    expect(error.code).toBe('PERMISSION_DENIED');
+    expect(error.message).toContain('vendora-sonnet-5');
+    expect(error.param).toBe('model');
+    expect(renderError(error, 'messages').body).toMatchObject({ error: { type: 'permission_error' } });
+  });
+
+  it('an empty allow-list allows nothing', () => {
+    expect(() => assertModelAllowed({ id: 'p', allowedModels: [] }, 'vendora-opus-5')).toThrow(GatewayError);
+  });
+});
