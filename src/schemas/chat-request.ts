@@ -105,7 +105,17 @@ const assistantMessageSchema = z.looseObject({
   audio: z.looseObject({ id: z.string() }).nullish(),
   /** Extension some clients echo back from responses. */
   reasoning_content: z.string().nullish(),
-});
+})
+  // The vendor rejects an assistant turn that carries nothing; a translated
+  // empty turn would fail upstream with a less helpful message.
+  .refine(
+    (message) =>
+      message.content != null ||
+      (message.tool_calls?.length ?? 0) > 0 ||
+      message.function_call != null ||
+      message.audio != null,
+    { path: ['content'], message: 'field required unless tool_calls is present' },
+  );
 
 const toolMessageSchema = z.looseObject({
   role: z.literal('tool'),
