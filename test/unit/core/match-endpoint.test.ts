@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src/errors.js';
+import { matchEndpoint, splitUrl, type Endpoint, type EndpointName } from '../../../src/match-endpoint.js';
+import { renderError } from '../../../src/render-error.js';
+import type { IncomingHeaders, WireFormat } from '../../../src/types.js';
+
+const VENDOR: IncomingHeaders = { 'anthropic-version': '2023-06-01' };
+
+type Matched = ReturnType<typeof matchEndpoint>;
+
+function endpointOf(result: Matched): Endpoint {
+  if ('error' in result) throw new Error(`expected an endpoint, got ${result.error.status} ${result.error.message}`);
+  return result;
+}
+
+function errorOf(result: Matched): { error: GatewayError; format: WireFormat } {
+  if (!('error' in result)) throw new Error(`expected an error, got endpoint ${result.name}`);
+  expect(result.error).toBeInstanceOf(GatewayError);
+  return result;
+}
+
+/** SPEC 4, typed in by hand: method, path, endpoint, format without and with anthropic-version. */
+const ENDPOINTS: ReadonlyArray<[string, string, EndpointName, WireFormat, WireFormat, string | undefined]> = [
+  ['POST', '/v1/chat/completions', 'chat.completions', 'chat', 'chat', undefined],
+  ['POST', '/v1/messages', 'messages', 'messages', 'messages', undefined],
+  ['POST', '/v1/messages/count_tokens', 'messages.count_tokens', 'messages', 'messages', undefined],
+  ['GET', '/v1/models', 'models.list', 'chat', 'messages', undefined],
+  ['GET', '/v1/models/vendora-opus-5', 'models.retrieve', 'chat', 'messages', 'vendora-opus-5'],
+  ['GET', '/v1/files', 'files.list', 'messages', 'messages', undefined],
+  ['POST', '/v1/files', 'files.upload', 'messages', 'messages', undefined],
+  ['GET', '/v1/files/file_011CNha8', 'files.retrieve', 'messages', 'messages', 'file_011CNha8'],
+  ['GET', '/v1/files/file_011CNha8/content', 'files.content', 'messages', 'messages', 'file_011CNha8'],
+  ['DELETE', '/v1/files/file_011CNha8', 'files.delete', 'messages', 'messages', 'file_011CNha8'],
+];
+
+describe('matchEndpoint: every SPEC 4 endpoint', () => {
+  it.each(ENDPOINTS)('%s %s → %s', (method, path, name, chatFormat, vendorFormat, id) => {
+    const plain = endpointOf(matchEndpoint(method, path, {}));
+    expect(plain.name).toBe(name);
+    expect(plain.format).toBe(chatFormat);
+    expect(plain.query).toEqual({});
+    if (id === undefined) expect(plain).not.toHaveProperty('id');
+    else expect(plain.id).toBe(id);
+
+    const vendor = endpointOf(matchEndpoint(method, path, VENDOR));
+    expect(vendor.name).toBe(name);
+    expect(vendor.format).toBe(vendorFormat);
+  });
+
+  it.each(ENDPOINTS)('%s %s/ (trailing slash) → %s', (method, path, name) => {
+    expect(endpointOf(matchEndpoint(method, `${path}/`, {})).name).toBe(name);
+  });
+
+  it.each(ENDPOINTS)('%s %s with a lower-case method → %s', (method, path, name) => {
+    expect(endpointOf(matchEndpoint(method.toLowerCase(), path, {})).name).toBe(name);
+  });
+});
+
+describe('matchEndpoint: query and ids', () => {
+  it('parses the query', () => {
+    const endpoint = endpointOf(matchEndpoint('GET', '/v1/models?limit=5&after_id=vendora-opus-5', VENDOR));
+    expect(endpoint.name).toBe('models.list');
+    expect(endpoint.query).toEqual({ limit: '5', after_id: 'vendora-opus-5' });
+  });
+
+  it('decodes query values', () => {
+    const endpoint = endpointOf(matchEndpoint('GET', '/v1/files?page=a%20b%2Fc&x=1+2', {}));
+    expect(endpoint.query).toEqual({ page: 'a b/c', x: '1 2' });
+  });
+
+  it('tolerates ?beta=true on POST /v1/messages and on files (0.x vendor client)', () => {
+    expect(endpointOf(matchEndpoint('POST', '/v1/messages?beta=true', VENDOR))).toMatchObject({ name: 'messages', query: { beta: 'true' } });
+    expect(endpointOf(matchEndpoint('GET', '/v1/files/f1/content?beta=true', VENDOR))).toMatchObject({
+      name: 'files.content',
+      id: 'f1',
+      query: { beta: 'true' },
+    });
+  });
+
+  it('a trailing slash before the query still matches', () => {
+    expect(endpointOf(matchEndpoint('GET', '/v1/models/?limit=2', {}))).toMatchObject({ name: 'models.list', query: { limit: '2' } });
+  });
+
+  it('an empty query string gives an empty query', () => {
+    expect(endpointOf(matchEndpoint('GET', '/v1/models?', {})).query).toEqual({});
+  });
+
+  it('decodes ids', () => {
+    expect(endpointOf(matchEndpoint('GET', '/v1/models/org%2Fmodel%20x', {})).id).toBe('org/model x');
+    expect(endpointOf(matchEndpoint('GET', '/v1/files/f%C3%A9/content', {})).id).toBe('fé');
+    expect(endpointOf(matchEndpoint('DELETE', '/v1/files/file%3A1', {})).id).toBe('file:1');
+  });
+
+  it('keeps a malformed escape as sent', () => {
+    expect(endpointOf(matchEndpoint('GET', '/v1/models/bad%E0%A4%A', {})).id).toBe('bad%E0%A4%A');
+  });
+});
+
+describe('splitUrl', () => {
+  it('splits segments and drops empty ones', () => {
+    expect(splitUrl('//v1//models/?a=1')).toEqual({ segments: ['v1', 'models'], query: { a: '1' } });
+    expect(splitUrl('/')).toEqual({ segments: [], query: {} });
+  });
+});
+
+/** Known paths with methods they do not take, and the allow header expected. */
+const WRONG_METHODS: ReadonlyArray<[string, string, string]> = [
+  ['GET', '/v1/chat/completions', 'POST'],
+  ['PUT', '/v1/chat/completions', 'POST'],
+  ['GET', '/v1/messages', 'POST'],
+  ['DELETE', '/v1/messages', 'POST'],
+  ['GET', '/v1/messages/count_tokens', 'POST'],
+  ['POST', '/v1/models', 'GET'],
+  ['DELETE', '/v1/models/vendora-opus-5', 'GET'],
+  ['PUT', '/v1/files', 'GET, POST'],
+  ['DELETE', '/v1/files', 'GET, POST'],
+  ['POST', '/v1/files/f1', 'GET, DELETE'],
+  ['PATCH', '/v1/files/f1', 'GET, DELETE'],
+  ['DELETE', '/v1/files/f1/content', 'GET'],
+];
+
+describe('matchEndpoint: wrong method → 405', () => {
+  it.each(WRONG_METHODS)('%s %s → 405, allow: %s', (method, path, allow) => {
+    const { error, format } = errorOf(matchEndpoint(method, path, {}));
+    expect(error.status).toBe(405);
+    expect(error.code).toBe('METHOD_NOT_ALLOWED');
+    expect(error.headers.allow).toBe(allow);
+    expect(error.message).toContain(method);
+    expect(error.message).toContain(allow);
+    const rendered = renderError(error, format);
+    expect(rendered.status).toBe(405);
+    expect(rendered.headers.allow).toBe(allow);
+    expect(rendered.headers['x-should-retry']).toBe('false');
+  });
+
+  it('renders 405 for GET /v1/chat/completions in the chat format', () => {
+    const { format } = errorOf(matchEndpoint('GET', '/v1/chat/completions', VENDOR));
+    expect(format).toBe('chat');
+  });
+
+  it('renders 405 for GET /v1/messages in the messages format', () => {
+    const { format } = errorOf(matchEndpoint('GET', '/v1/messages', {}));
+    expect(format).toBe('messages');
+  });
+});
+
+/** Every batches path and method of PROTOCOLS A.9 (SPEC 4: they do not exist). */
+const BATCHES: ReadonlyArray<[string, string]> = [
+  ['POST', '/v1/messages/batches'],
+  ['GET', '/v1/messages/batches'],
+  ['GET', '/v1/messages/batches?limit=20'],
+  ['GET', '/v1/messages/batches/msgbatch_013Zva2CMHLNnXjNJJKqJ2EF'],
+  ['DELETE', '/v1/messages/batches/msgbatch_013Zva2CMHLNnXjNJJKqJ2EF'],
+  ['POST', '/v1/messages/batches/msgbatch_013Zva2CMHLNnXjNJJKqJ2EF/cancel'],
+  ['GET', '/v1/messages/batches/msgbatch_013Zva2CMHLNnXjNJJKqJ2EF/results'],
+  ['POST', '/v1/messages/batches/'],
+  ['PUT', '/v1/messages/batches'],
+  ['POST', '/v1/messages/batches?beta=true'],
+];
+
+describe('matchEndpoint: batches → 404 in the messages format', () => {
+  it.each(BATCHES)('%s %s', (method, path) => {
+    for (const headers of [{}, VENDOR]) {
+      const { error, format } = errorOf(matchEndpoint(method, path, headers));
+      expect(error.status).toBe(404);
+      expect(error.code).toBe('NOT_FOUND');
+      expect(format).toBe('messages');
+      const rendered = renderError(error, format);
+      expect(rendered.status).toBe(404);
+      expect(rendered.body).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+      expect(rendered.headers['x-should-retry']).toBe('false');
+    }
+  });
+});
+
+describe('matchEndpoint: unknown paths → 404 in the format they resemble', () => {
+  it.each([
+    ['POST', '/v1/messages/foo'],
+    ['GET', '/v1/messages/foo/bar'],
+    ['POST', '/v1/messages/count_tokens/extra'],
+    ['GET', '/v1/files/f1/content/extra'],
+  ])('%s %s → messages format, even without anthropic-version', (method, path) => {
+    const { error, format } = errorOf(matchEndpoint(method, path, {}));
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('NOT_FOUND');
+    expect(format).toBe('messages');
+  });
+
+  it.each([
+    ['POST', '/v1/foo'],
+    ['GET', '/v1/models/vendora-opus-5/extra'],
+    ['POST', '/v1/completions'],
+    ['POST', '/v1/embeddings'],
+    ['GET', '/'],
+    ['GET', '/v2/models'],
+  ])('%s %s → chat format without anthropic-version, messages with it', (method, path) => {
+    const plain = errorOf(matchEndpoint(method, path, {}));
+    expect(plain.error.status).toBe(404);
+    expect(plain.format).toBe('chat');
+    const body = renderError(plain.error, 'chat').body as { error: Record<string, unknown> };
+    expect(body.error.type).toBe('invalid_request_error');
+    expect(body.error.message).toContain(path.replace(/\/$/, ''));
+
+    const vendor = errorOf(matchEndpoint(method, path, VENDOR));
+    expect(vendor.error.status).toBe(404);
+    expect(vendor.format).toBe('messages');
+  });
+
+  it('/v1/chat/foo → chat format even with anthropic-version', () => {
+    const { error, format } = errorOf(matchEndpoint('POST', '/v1/chat/foo', VENDOR));
+    expect(error.status).toBe(404);
+    expect(format).toBe('chat');
+  });
+
+  it('unknown path with an unknown method is 404, not 405', () => {
+    expect(errorOf(matchEndpoint('PATCH', '/v1/foo', {})).error.status).toBe(404);
+  });
+});
