@@ -1,0 +1,78 @@
+/**
+ * An upstream that speaks the chat-completions wire format (OpenAI and the
+ * many servers compatible with it).
+ *
+ * @see ../../shared/PROTOCOLS.md B and C.1
+ */
+import { GatewayError } from '../errors.js';
+import { isUnforwardableHeader } from './forward-headers.js';
+import { createHttpClient, hostOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
+import { callerHeaders, requestBody } from './request-body.js';
+import type { Upstream, UpstreamCall } from './upstream.js';
+import type { Dispatcher } from 'undici';
+
+/** Options of {@link openAICompatible}. */
+export interface OpenAICompatibleOptions {
+  /** Base URL including the version prefix, like the official client's `OPENAI_BASE_URL`: `https://api.openai.com/v1`. Query parameters (e.g. `api-version`) are sent on every call. */
+  baseURL: string;
+  /** The gateway's own key, sent as `authorization: Bearer <apiKey>`. Omit for upstreams without auth. */
+  apiKey?: string;
+  /** Extra headers sent on every call (e.g. `openai-organization`); they override caller headers. */
+  headers?: Record<string, string>;
+  /** Name in logs, usage records and error messages. Default: the base URL's host. */
+  name?: string;
+  /** Time-outs; defaults in `DEFAULT_UPSTREAM_TIMEOUTS` (10 s connect, 300 s first byte, 300 s idle). */
+  timeouts?: UpstreamTimeouts;
+  /** Connection pool settings (keep-alive is always on). */
+  pool?: UpstreamPoolOptions;
+  /** Use this undici dispatcher instead of a private keep-alive `Agent`. */
+  dispatcher?: Dispatcher;
+}
+
+function toRequest(call: UpstreamCall, name: string): Omit<HttpRequest, 'headers' | 'signal'> {
+  switch (call.operation) {
+    case 'chat.completions':
+      return { method: 'POST', path: '/chat/completions', body: requestBody(call) };
+    case 'models.list':
+      return { method: 'GET', path: '/models', query: call.query };
+    case 'models.retrieve':
+      if (call.id === undefined) throw new TypeError('models.retrieve needs an id');
+      return { method: 'GET', path: `/models/${encodeURIComponent(call.id)}` };
+    default:
+      throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" does not support ${call.operation}.`);
+  }
+}
+
+/**
+ * Creates a chat-completions upstream on an undici keep-alive pool.
+ *
+ * Operations: `chat.completions` → `POST {baseURL}/chat/completions`,
+ * `models.list` → `GET {baseURL}/models`, `models.retrieve` →
+ * `GET {baseURL}/models/{id}`; others reject with `NOT_IMPLEMENTED`. Sends
+ * `authorization: Bearer <apiKey>` (or the caller's key on key passthrough),
+ * `content-type: application/json` with a body, then the forwarded caller
+ * headers. Connection failures reject with `UPSTREAM_UNAVAILABLE` (502),
+ * time-outs with `UPSTREAM_TIMEOUT` (504).
+ *
+ * @example
+ * const openai = openAICompatible({ baseURL: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY });
+ */
+export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
+  const name = options.name ?? hostOf(options.baseURL);
+  const client = createHttpClient({ ...options, name });
+  return {
+    name,
+    format: 'chat',
+    async send(call) {
+      const request = toRequest(call, name);
+      const headers: Record<string, string> = { ...callerHeaders(call, isUnforwardableHeader), ...options.headers };
+      const key = call.callerKey ?? options.apiKey;
+      if (key !== undefined) headers.authorization = `Bearer ${key}`;
+      if (request.body !== undefined) headers['content-type'] = 'application/json';
+      headers.accept = call.stream ? 'text/event-stream' : 'application/json';
+      return client.send({ ...request, headers, signal: call.signal });
+    },
+    close: () => client.close(),
+  };
+}
+

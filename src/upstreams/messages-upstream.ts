@@ -1,0 +1,110 @@
+/**
+ * An upstream that speaks the vendor's messages wire format.
+ *
+ * @see ../../shared/PROTOCOLS.md A.8, A.9 and C.1
+ */
+import type { Dispatcher } from 'undici';
+import { GatewayError } from '../errors.js';
+import { isUnforwardableHeader } from './forward-headers.js';
+import { createHttpClient, hostOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
+import { callerHeaders, requestBody } from './request-body.js';
+import type { Upstream, UpstreamCall } from './upstream.js';
+
+/** Options of {@link messagesUpstream}. */
+export interface MessagesUpstreamOptions {
+  /** Base URL WITHOUT `/v1`, like `ANTHROPIC_BASE_URL`: `https://api.anthropic.com`. */
+  baseURL: string;
+  /** The gateway's own key, sent as `x-api-key`. Omit for upstreams without auth. */
+  apiKey?: string;
+  /** `anthropic-version` sent when the caller sent none. Default `'2023-06-01'`. */
+  version?: string;
+  /** Extra headers sent on every call; they override caller headers. */
+  headers?: Record<string, string>;
+  /** Name in logs, usage records and error messages. Default: the base URL's host. */
+  name?: string;
+  /** Time-outs; defaults in `DEFAULT_UPSTREAM_TIMEOUTS` (10 s connect, 300 s first byte, 300 s idle). */
+  timeouts?: UpstreamTimeouts;
+  /** Connection pool settings (keep-alive is always on). */
+  pool?: UpstreamPoolOptions;
+  /** Use this undici dispatcher instead of a private keep-alive `Agent`. */
+  dispatcher?: Dispatcher;
+}
+
+/** Default of {@link MessagesUpstreamOptions.version}. */
+export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
+
+/** The beta flag the files endpoints need on 0.x clients and older upstreams (PROTOCOLS A.9). */
+export const FILES_API_BETA = 'files-api-2025-04-14';
+
+function idPath(call: UpstreamCall, prefix: string, suffix = ''): string {
+  if (call.id === undefined) throw new TypeError(`${call.operation} needs an id`);
+  return `${prefix}/${encodeURIComponent(call.id)}${suffix}`;
+}
+
+function toRequest(call: UpstreamCall, name: string): Omit<HttpRequest, 'headers' | 'signal'> {
+  switch (call.operation) {
+    case 'messages':
+      return { method: 'POST', path: '/v1/messages', body: requestBody(call), query: call.query };
+    case 'messages.count_tokens':
+      return { method: 'POST', path: '/v1/messages/count_tokens', body: requestBody(call), query: call.query };
+    case 'models.list':
+      return { method: 'GET', path: '/v1/models', query: call.query };
+    case 'models.retrieve':
+      return { method: 'GET', path: idPath(call, '/v1/models'), query: call.query };
+    case 'files.list':
+      return { method: 'GET', path: '/v1/files', query: call.query };
+    case 'files.retrieve':
+      return { method: 'GET', path: idPath(call, '/v1/files'), query: call.query };
+    case 'files.content':
+      return { method: 'GET', path: idPath(call, '/v1/files', '/content'), query: call.query };
+    case 'files.delete':
+      return { method: 'DELETE', path: idPath(call, '/v1/files'), query: call.query };
+    default:
+      throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" does not support ${call.operation}.`);
+  }
+}
+
+/** `anthropic-beta` with `beta` added unless already listed. */
+function withBeta(current: string | undefined, beta: string): string {
+  const betas = (current ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  if (!betas.includes(beta)) betas.push(beta);
+  return betas.join(',');
+}
+
+/**
+ * Creates a messages-interface upstream on an undici keep-alive pool.
+ *
+ * Operations: `messages` → `POST /v1/messages`, `messages.count_tokens`,
+ * `models.list`/`models.retrieve` → `/v1/models[/{id}]`, and
+ * `files.list|retrieve|content|delete` → `/v1/files...` with
+ * `anthropic-beta: files-api-2025-04-14` merged into the caller's betas.
+ * Sends `x-api-key` (own key, or the caller's on key passthrough) and
+ * `anthropic-version`: the caller's when forwarded, else `version`.
+ *
+ * @example
+ * const vendor = messagesUpstream({ baseURL: 'https://api.anthropic.com', apiKey: process.env.ANTHROPIC_API_KEY });
+ */
+export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
+  const name = options.name ?? hostOf(options.baseURL);
+  const version = options.version ?? DEFAULT_ANTHROPIC_VERSION;
+  const client = createHttpClient({ ...options, name });
+  return {
+    name,
+    format: 'messages',
+    async send(call) {
+      const request = toRequest(call, name);
+      const headers: Record<string, string> = { ...callerHeaders(call, isUnforwardableHeader), ...options.headers };
+      headers['anthropic-version'] ??= version;
+      if (call.operation.startsWith('files.')) headers['anthropic-beta'] = withBeta(headers['anthropic-beta'], FILES_API_BETA);
+      const key = call.callerKey ?? options.apiKey;
+      if (key !== undefined) headers['x-api-key'] = key;
+      if (request.body !== undefined) headers['content-type'] = 'application/json';
+      if (call.operation !== 'files.content') headers.accept = call.stream ? 'text/event-stream' : 'application/json';
+      return client.send({ ...request, headers, signal: call.signal });
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * An upstream's error response → `GatewayError`, keeping its status and the
+ * vendor's own message (never the raw body, the URL or any key), so that
+ * `renderError` can write it in the caller's interface format.
+ *
+ * @see ../../shared/PROTOCOLS.md A.7 (messages errors) and B.5 (chat errors)
+ */
+import { z } from 'zod';
+import { type ErrorCode, GatewayError } from '../errors.js';
+import { readBody } from './read-body.js';
+import { pickResponseHeaders } from './response-headers.js';
+import type { UpstreamResponse } from './upstream.js';
+
+// Loose on purpose: vendors add fields, proxies send odd shapes; anything that does not fit falls back to the status.
+const vendorErrorSchema = z.object({
+  type: z.string().optional(),
+  error: z.union([
+    z.object({
+      message: z.string().optional(),
+      type: z.string().nullish(),
+      param: z.string().nullish(),
+      code: z.union([z.string(), z.number()]).nullish(),
+    }),
+    z.string(),
+  ]),
+});
+const bareMessageSchema = z.union([z.object({ message: z.string() }), z.object({ detail: z.string() })]);
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'INVALID_REQUEST',
+  401: 'AUTHENTICATION_FAILED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  413: 'REQUEST_TOO_LARGE',
+  429: 'RATE_LIMITED',
+  504: 'UPSTREAM_TIMEOUT',
+  529: 'OVERLOADED',
+};
+
+/** Longest vendor message passed on; longer ones are cut (they can quote whole prompts). */
+const MAX_MESSAGE_LENGTH = 2000;
+
+/** Options of {@link readUpstreamError}. */
+export interface ReadUpstreamErrorOptions {
+  /** Strings replaced by `[redacted]` wherever they appear in the vendor message (the upstream key, say). */
+  secrets?: readonly string[];
+  /** Most body bytes read. Default 64 KiB. */
+  limit?: number;
+}
+
+interface VendorError {
+  message?: string;
+  messagesType?: string;
+  chatType?: string;
+  chatCode?: string;
+  param?: string;
+}
+
+function parseVendorError(text: string): VendorError {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const vendor = vendorErrorSchema.safeParse(json);
+  if (vendor.success) {
+    const { error } = vendor.data;
+    if (typeof error === 'string') return { message: error };
+    // The messages format says `"type":"error"` at the top; the chat format has no top-level type.
+    const isMessages = vendor.data.type === 'error';
+    const out: VendorError = {};
+    if (error.message) out.message = error.message;
+    if (error.type) out[isMessages ? 'messagesType' : 'chatType'] = error.type;
+    if (!isMessages && error.code !== undefined && error.code !== null) out.chatCode = String(error.code);
+    if (!isMessages && error.param) out.param = error.param;
+    return out;
+  }
+  const bare = bareMessageSchema.safeParse(json);
+  if (!bare.success) return {};
+  return { message: 'message' in bare.data ? bare.data.message : bare.data.detail };
+}
+
+function redact(message: string, secrets: readonly string[]): string {
+  let out = message;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out.length > MAX_MESSAGE_LENGTH ? `${out.slice(0, MAX_MESSAGE_LENGTH)}…` : out;
+}
+
+/**
+ * Reads an upstream error response (at most 64 KiB of its body) into a
+ * `GatewayError` with the upstream's status, the vendor's message, its
+ * messages `error.type` or chat `type`/`code`/`param`, and the retry and
+ * rate-limit headers (`retry-after`, `retry-after-ms`, `x-ratelimit-*`,
+ * `anthropic-ratelimit-*`) plus request ids in `headers`.
+ *
+ * Credential failures (401, 403) get a fixed message: the vendor's would be
+ * about the gateway's key (some vendors quote part of it).
+ */
+export async function readUpstreamError(
+  response: UpstreamResponse,
+  upstreamName: string,
+  options: ReadUpstreamErrorOptions = {},
+): Promise<GatewayError> {
+  const { status } = response;
+  let vendor: VendorError = {};
+  try {
+    const { bytes } = await readBody(response.body, options.limit);
+    vendor = parseVendorError(new TextDecoder().decode(bytes));
+  } catch {
+    // A body that fails to arrive still leaves the status to report.
+  }
+  const credentials = status === 401 || status === 403;
+  const message =
+    !credentials && vendor.message
+      ? redact(vendor.message, options.secrets ?? [])
+      : `Upstream "${upstreamName}" ${credentials ? 'rejected the credentials' : 'failed'} (HTTP ${status}).`;
+  return new GatewayError(CODE_BY_STATUS[status] ?? 'UPSTREAM_ERROR', message, {
+    status,
+    headers: pickResponseHeaders(response.headers),
+    ...(vendor.messagesType ? { messagesType: vendor.messagesType } : {}),
+    ...(vendor.chatType ? { chatType: vendor.chatType } : {}),
+    ...(vendor.chatCode ? { chatCode: vendor.chatCode } : {}),
+    ...(vendor.param ? { param: vendor.param } : {}),
+  });
+}

@@ -1,0 +1,31 @@
+/**
+ * Which upstream response headers reach the client: request ids (the
+ * official clients expose them as `requestID`, useful in vendor support
+ * tickets), retry hints and rate-limit state. Everything else (cookies,
+ * server banners, framing) stays behind.
+ *
+ * @see ../../shared/PROTOCOLS.md A.8 (`request-id`, `retry-after-ms`) and B.5 (`x-request-id`)
+ */
+
+const RELAYED = new Set(['request-id', 'x-request-id', 'retry-after', 'retry-after-ms', 'x-should-retry']);
+const RELAYED_PREFIXES = ['x-ratelimit-', 'anthropic-ratelimit-'];
+
+/** True for an upstream response header that is relayed to the client. */
+export function isRelayedResponseHeader(name: string): boolean {
+  const lower = name.toLowerCase();
+  return RELAYED.has(lower) || RELAYED_PREFIXES.some((prefix) => lower.startsWith(prefix));
+}
+
+/**
+ * The upstream headers to send on to the client: `request-id`,
+ * `x-request-id`, `retry-after`, `retry-after-ms`, `x-should-retry`,
+ * `x-ratelimit-*` and `anthropic-ratelimit-*`. Content type and length are
+ * the response writer's business and are not included.
+ */
+export function pickResponseHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (isRelayedResponseHeader(name)) out[name.toLowerCase()] = value;
+  }
+  return out;
+}

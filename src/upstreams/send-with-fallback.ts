@@ -1,0 +1,163 @@
+/**
+ * Sends a call to a route's targets in order, retrying and falling back on
+ * failures that happened before any byte reached the client: connection
+ * errors and time-outs, 429, and 5xx (529 included). It only ever looks at
+ * response heads; once a response is returned, the caller owns it.
+ */
+import { performance } from 'node:perf_hooks';
+import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
+import { discardBody } from './read-body.js';
+import { retryAfterMs } from './retry-after.js';
+import type { RouteTarget } from './routes.js';
+import type { UpstreamCall, UpstreamResponse } from './upstream.js';
+
+/** Options of {@link sendWithFallback}. */
+export interface SendWithFallbackOptions {
+  /** Retries of the same target before moving to the next one. Default 1. */
+  retries?: number;
+  /** First retry delay in ms, doubled per retry (minus up to 25 % jitter). Default 500. */
+  backoffMs?: number;
+  /** Cap of the exponential delay in ms. Default 8000. */
+  maxBackoffMs?: number;
+  /**
+   * Longest `retry-after` / `retry-after-ms` honoured, in ms. A target asking
+   * for more is not retried (the next target is tried at once). Default 10000.
+   */
+  maxRetryAfterMs?: number;
+  /** Stops everything (retries, waits) when aborted. */
+  signal: AbortSignal;
+  /** Called after every attempt (logs, metrics). */
+  onAttempt?: (attempt: AttemptRecord) => void;
+}
+
+/** What one attempt did. */
+export interface AttemptRecord {
+  upstream: string;
+  model: string;
+  /** Response status, when a response came. */
+  status?: number;
+  /** The failure, when no response came. */
+  error?: GatewayError;
+  /** Whether this outcome allowed another attempt. */
+  retryable: boolean;
+  durationMs: number;
+}
+
+/** Where the call ended up. */
+export interface FallbackResult {
+  response: UpstreamResponse;
+  target: RouteTarget;
+  attempts: AttemptRecord[];
+}
+
+/** Context of one attempt, for `makeCall`. */
+export interface AttemptInfo {
+  /** Index of the target in `targets`. */
+  targetIndex: number;
+  /** 0 for the first try of this target, 1 for its first retry... */
+  retry: number;
+}
+
+/** Statuses worth another attempt: 429 and every 5xx (529 included). */
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+/** Errors worth another attempt: no response at all (`UPSTREAM_UNAVAILABLE`, `UPSTREAM_TIMEOUT`). */
+export function isRetryableError(error: GatewayError): boolean {
+  return error.code === 'UPSTREAM_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT';
+}
+
+function cancelled(signal: AbortSignal): GatewayError {
+  return isGatewayError(signal.reason)
+    ? signal.reason
+    : new GatewayError('UPSTREAM_UNAVAILABLE', 'The request was cancelled before an upstream answered.', { cause: signal.reason });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(cancelled(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(cancelled(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+type Outcome = { response: UpstreamResponse; target: RouteTarget } | { error: GatewayError };
+
+/**
+ * Tries `targets` in order. Each target gets `1 + retries` attempts; retries
+ * wait `backoffMs · 2^n` (or the upstream's `retry-after`, when given and
+ * not above `maxRetryAfterMs`), fallbacks are tried without waiting. A
+ * non-retryable answer (2xx, 4xx other than 429) is returned at once. Failed
+ * responses are discarded before the next attempt so their sockets are
+ * released. After the last attempt its response is returned, or its error
+ * thrown.
+ *
+ * @throws GatewayError the last attempt's error, a non-retryable one, or the
+ *   cancellation when `signal` aborts.
+ */
+export async function sendWithFallback(
+  targets: readonly RouteTarget[],
+  makeCall: (target: RouteTarget, info: AttemptInfo) => UpstreamCall,
+  options: SendWithFallbackOptions,
+): Promise<FallbackResult> {
+  const { signal } = options;
+  const retries = Math.max(0, options.retries ?? 1);
+  const backoffMs = options.backoffMs ?? 500;
+  const maxBackoffMs = options.maxBackoffMs ?? 8_000;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+  const attempts: AttemptRecord[] = [];
+  if (targets.length === 0) throw new TypeError('sendWithFallback needs at least one target');
+  let last: Outcome | undefined;
+
+  const record = (target: RouteTarget, started: number, result: Omit<AttemptRecord, 'upstream' | 'model' | 'durationMs'>): void => {
+    const attempt = { upstream: target.upstream.name, model: target.model, ...result, durationMs: performance.now() - started };
+    attempts.push(attempt);
+    options.onAttempt?.(attempt);
+  };
+
+  for (const [targetIndex, target] of targets.entries()) {
+    for (let retry = 0; retry <= retries; retry++) {
+      if (signal.aborted) throw cancelled(signal);
+      const started = performance.now();
+      let wait: number | undefined;
+      try {
+        const response = await target.upstream.send(makeCall(target, { targetIndex, retry }));
+        const retryable = isRetryableStatus(response.status);
+        record(target, started, { status: response.status, retryable });
+        if (!retryable) return { response, target, attempts };
+        last = { response, target };
+        const hint = retryAfterMs(response.headers);
+        // An upstream asking for a long pause (or saying not to retry) is skipped rather than waited for.
+        if ((hint !== undefined && hint > maxRetryAfterMs) || response.headers['x-should-retry'] === 'false') retry = retries;
+        else wait = hint;
+      } catch (thrown) {
+        const error = toGatewayError(thrown);
+        const retryable = !signal.aborted && isRetryableError(error);
+        record(target, started, { error, retryable });
+        if (!retryable) throw error;
+        last = { error };
+      }
+      const isFinal = targetIndex === targets.length - 1 && retry >= retries;
+      if (isFinal) break;
+      if ('response' in last) await discardBody(last.response.body);
+      if (retry < retries) {
+        const backoff = Math.min(maxBackoffMs, backoffMs * 2 ** retry) * (1 - Math.random() * 0.25);
+        await sleep(wait ?? backoff, signal);
+      }
+    }
+  }
+  if (last === undefined) throw cancelled(signal);
+  if ('error' in last) throw last.error;
+  return { response: last.response, target: last.target, attempts };
+}
