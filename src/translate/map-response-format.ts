@@ -89,10 +89,14 @@ export function mapResponseFormat(
 }
 
 /**
- * Puts the prefill back in front of a reply's text, unless the upstream
- * already answered with the whole object.
+ * Puts the prefill back in front of a reply's text (after any leading
+ * whitespace, so a stream that decides at its first non-blank delta gives
+ * the same text), unless the upstream already answered with the whole
+ * object.
  * @internal
  */
 export function reattachPrefill(prefill: string, text: string): string {
-  return text.trimStart().startsWith(prefill) ? text : prefill + text;
+  const body = text.trimStart();
+  if (body.startsWith(prefill)) return text;
+  return text.slice(0, text.length - body.length) + prefill + body;
 }
