@@ -37,6 +37,24 @@ export async function retrieveFile(store: FileStore, id: string): Promise<JsonRe
   return { type: 'json', status: 200, headers: {}, body: metadata };
 }
 
+/**
+ * `Content-Disposition` for `filename`. Node refuses header values with
+ * characters above U+00FF, so the quoted `filename` is an ASCII fallback and
+ * a non-ASCII name also goes in `filename*` (RFC 6266 / RFC 8187).
+ */
+function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (fallback === filename) return `attachment; filename="${filename}"`;
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(filename).replace(/['()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  } catch {
+    // A lone surrogate cannot be encoded as UTF-8: the fallback alone will do.
+    return `attachment; filename="${fallback}"`;
+  }
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
 /** Streams the bytes with the file's own content type and length. */
 export async function fileContent(store: FileStore, id: string): Promise<BytesResponse> {
   const content = await store.content(id);
@@ -48,7 +66,7 @@ export async function fileContent(store: FileStore, id: string): Promise<BytesRe
     headers: {
       'content-type': metadata.mime_type,
       'content-length': String(metadata.size_bytes),
-      'content-disposition': `attachment; filename="${metadata.filename.replace(/["\\\r\n]/g, '_')}"`,
+      'content-disposition': contentDisposition(metadata.filename),
     },
     body: content.body,
   };
