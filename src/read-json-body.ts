@@ -8,6 +8,8 @@ import type { GatewayRequest } from './types.js';
 /** Default body limit: the vendor's own 32 MB edge limit (PROTOCOLS A.7). */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+const UTF8 = new TextDecoder('utf-8');
+
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
@@ -41,7 +43,8 @@ export function readJsonBody(request: GatewayRequest, maxBodyBytes: number): unk
     if (request.rawBody.byteLength > maxBodyBytes) throw tooLargeError(maxBodyBytes);
     if (request.rawBody.byteLength === 0) throw new GatewayError('INVALID_JSON', 'Request body is empty: send a JSON object.');
     try {
-      body = JSON.parse(Buffer.from(request.rawBody.buffer, request.rawBody.byteOffset, request.rawBody.byteLength).toString('utf8'));
+      // TextDecoder drops a leading UTF-8 BOM, as express.json() and co-body do.
+      body = JSON.parse(UTF8.decode(request.rawBody));
     } catch (error) {
       const detail = error instanceof SyntaxError ? `: ${error.message}` : '';
       throw new GatewayError('INVALID_JSON', `Request body is not valid JSON${detail}.`);

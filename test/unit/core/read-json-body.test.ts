@@ -148,6 +148,11 @@ describe('parsing', () => {
     expect(readJsonBody(request({ contentType: 'application/json', raw: view }), LIMIT)).toEqual({ ok: true });
   });
 
+  it('drops a leading UTF-8 byte-order mark, as express.json() does', () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a":1}')]);
+    expect(readJsonBody(request({ contentType: 'application/json', raw: bytes }), LIMIT)).toEqual({ a: 1 });
+  });
+
   it('rawBody wins over a parsed body', () => {
     expect(readJsonBody(request({ contentType: 'application/json', raw: '{"from":"raw"}', body: { from: 'parsed' } }), LIMIT)).toEqual({
       from: 'raw',
