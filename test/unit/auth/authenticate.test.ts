@@ -200,6 +200,21 @@ describe('assertModelAllowed', () => {
     expect(renderError(error, 'messages').body).toMatchObject({ error: { type: 'permission_error' } });
   });
 
+  it('end to end with a static key restricted to one model', async () => {
+    const verify = createKeyVerifier({ keys: [{ key: 'sk-limited', id: 'limited', allowedModels: ['vendora-haiku-4-5'] }] });
+    const principal = await authenticate(requestWith({ 'x-api-key': 'sk-limited' }), 'bearer-or-api-key', verify);
+    expect(principal).toEqual({ id: 'limited', allowedModels: ['vendora-haiku-4-5'] });
+    expect(() => assertModelAllowed(principal, 'vendora-haiku-4-5')).not.toThrow();
+    let caught: unknown;
+    try {
+      assertModelAllowed(principal, 'vendora-opus-4-8');
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as GatewayError).status).toBe(403);
+    expectNoKeyLeak(caught as GatewayError, 'sk-limited');
+  });
+
   it('an empty allow-list allows nothing', () => {
     expect(() => assertModelAllowed({ id: 'p', allowedModels: [] }, 'vendora-opus-5')).toThrow(GatewayError);
   });

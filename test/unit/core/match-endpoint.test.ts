@@ -165,6 +165,8 @@ describe('matchEndpoint: batches → 404 in the messages format', () => {
       expect(error.status).toBe(404);
       expect(error.code).toBe('NOT_FOUND');
       expect(format).toBe('messages');
+      // A message that says batches are not offered, not a generic "no endpoint".
+      expect(error.message).toMatch(/batches are not available/i);
       const rendered = renderError(error, format);
       expect(rendered.status).toBe(404);
       expect(rendered.body).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
