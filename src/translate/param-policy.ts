@@ -15,7 +15,7 @@ export interface ParamPolicy {
    * supported ...".
    */
   unsupported(param: string, reason: string): void;
-  /** Records a warning for something always dropped (a harmless hint). */
+  /** Records a warning (once per distinct message) for something always dropped: a harmless hint. */
   warn(message: string): void;
 }
 
@@ -37,7 +37,8 @@ export function createParamPolicy(options: { dropUnsupportedParams?: boolean | u
       );
     },
     warn(message) {
-      warnings.push(message);
+      // The same hint on many blocks is one warning, not one per block.
+      if (!warnings.includes(message)) warnings.push(message);
     },
   };
 }
