@@ -105,15 +105,12 @@ class ChatToMessagesStream implements StreamTransform {
     yield* this.closeBlock();
     const usage = chatUsageToMessages(this.usage);
     const stopReason = this.refused ? 'refusal' : mapFinishReason(this.finishReason);
+    const { output_tokens_details: details, ...counts } = usage;
     yield this.emit({
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: null },
-      usage: {
-        input_tokens: usage.input_tokens,
-        cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-        cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
-        output_tokens: usage.output_tokens,
-      },
+      // Whole-message totals; the vendor client overwrites its snapshot with each one present.
+      usage: { ...counts, ...(details ? { output_tokens_details: details } : {}) },
     });
     yield this.emit({ type: 'message_stop' });
   }
