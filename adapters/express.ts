@@ -1,2 +1,117 @@
-/** Express adapter (issue 5). */
-export {};
+/**
+ * `modelgate/express`: mount the gateway in an Express 4 or 5 app.
+ *
+ * `expressGateway(...)` is a middleware serving every route under where it
+ * is mounted; its properties are the per-endpoint handlers and the steps
+ * (authenticate, validate, enforceRules, dispatch) as separate middlewares,
+ * so an app can put its own code between them. All logic lives in the core;
+ * this file only moves requests and responses.
+ */
+import type { NextFunction, Request, Response } from 'express';
+import type { Gateway } from '../src/gateway.js';
+import type { GatewayContext } from '../src/gateway-context.js';
+import type { GatewayResponse, Principal } from '../src/types.js';
+import { type GatewayOrOptions, readGatewayRequest, toGateway, toGatewayRequest, writeGatewayResponse } from './node-http.js';
+
+/** An Express middleware (no default parameters: Express reads `fn.length`). */
+export type ExpressMiddleware = (req: Request, res: Response, next: NextFunction) => void;
+
+export interface ExpressGateway extends ExpressMiddleware {
+  readonly gateway: Gateway;
+  /** Per-endpoint handlers, for apps that mount only some routes. */
+  chatCompletions: ExpressMiddleware;
+  messages: ExpressMiddleware;
+  countTokens: ExpressMiddleware;
+  models: ExpressMiddleware;
+  files: ExpressMiddleware;
+  /** The steps as middlewares; the context travels in `res.locals.modelgate`. */
+  authenticate: ExpressMiddleware;
+  /** Uses the app's own authentication (e.g. `req.user`): return its principal, or null to fall back to gateway keys (401 without one). */
+  authenticateWith(getPrincipal: (req: Request) => Principal | null | undefined | Promise<Principal | null | undefined>): ExpressMiddleware;
+  validate: ExpressMiddleware;
+  enforceRules: ExpressMiddleware;
+  dispatch: ExpressMiddleware;
+}
+
+type Step = (ctx: GatewayContext, req: Request) => Promise<GatewayResponse | void> | GatewayResponse | void;
+
+function withQuery(path: string, url: string): string {
+  const mark = url.indexOf('?');
+  return mark === -1 ? path : path + url.slice(mark);
+}
+
+/**
+ * Creates the Express middleware.
+ *
+ * @example
+ * app.use(expressGateway({ auth: { keys: ['sk-local'] } }));
+ */
+export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGateway {
+  const gateway = toGateway(gatewayOrOptions);
+  const limit = gateway.options.maxBodyBytes;
+
+  async function contextOf(req: Request, res: Response, url?: string): Promise<GatewayContext> {
+    const existing = res.locals.modelgate as GatewayContext | undefined;
+    if (existing) return existing;
+    const withRaw = req as Request & { rawBody?: string | Uint8Array };
+    const request = await readGatewayRequest(req, res, {
+      ...(url !== undefined ? { url } : {}),
+      parsedBody: req.body,
+      ...(withRaw.rawBody !== undefined ? { rawBody: withRaw.rawBody } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+    });
+    const ctx = gateway.begin(request);
+    res.locals.modelgate = ctx;
+    return ctx;
+  }
+
+  /** Runs `step`; writes its response (or error) and stops, or calls `next()` to continue. */
+  const middleware = (step: Step, url?: (req: Request) => string): ExpressMiddleware =>
+    function modelgateStep(req, res, next) {
+      void (async () => {
+        let ctx: GatewayContext | undefined;
+        try {
+          ctx = await contextOf(req, res, url?.(req));
+          const response = await step(ctx, req);
+          if (!response) return next();
+          await writeGatewayResponse(res, gateway.finish(ctx, response));
+        } catch (error) {
+          ctx ??= gateway.begin(toGatewayRequest(req, res));
+          await writeGatewayResponse(res, gateway.finish(ctx, gateway.renderError(ctx, error)));
+        }
+      })();
+    };
+
+  const dispatch: Step = (ctx) => gateway.dispatch(ctx);
+  const at = (path: string) => (req: Request) => withQuery(path, req.originalUrl ?? req.url);
+
+  // Paths outside /v1 belong to the app: pass them on.
+  const all = middleware(dispatch);
+  const root = function modelgate(req: Request, res: Response, next: NextFunction) {
+    if (!req.path.startsWith('/v1/') && req.path !== '/v1') return next();
+    all(req, res, next);
+  } as ExpressGateway;
+
+  return Object.assign(root, {
+    gateway,
+    chatCompletions: middleware(dispatch, at('/v1/chat/completions')),
+    messages: middleware(dispatch, at('/v1/messages')),
+    countTokens: middleware(dispatch, at('/v1/messages/count_tokens')),
+    models: middleware(dispatch),
+    files: middleware(dispatch),
+    authenticate: middleware((ctx) => gateway.authenticate(ctx)),
+    authenticateWith: (getPrincipal: (req: Request) => Principal | null | undefined | Promise<Principal | null | undefined>) =>
+      middleware(async (ctx, req) => {
+        const principal = await getPrincipal(req);
+        if (principal) ctx.principal = principal;
+        else await gateway.authenticate(ctx);
+      }),
+    validate: middleware((ctx) => gateway.validate(ctx)),
+    enforceRules: middleware((ctx) => gateway.enforceRules(ctx)),
+    dispatch: middleware(dispatch),
+  });
+}
+
+export { createGateway } from '../src/gateway.js';
+export type { Gateway } from '../src/gateway.js';
+export type { GatewayOptions } from '../src/gateway-options.js';

@@ -1,9 +1,58 @@
 /**
  * modelgate: the framework-free core.
+ *
+ * `createGateway` builds the gateway; adapters (`modelgate/express`,
+ * `modelgate/koa`, `modelgate/node`) mount it. The validators, the model
+ * matrix and its rules, the upstream clients and the translators are
+ * exported for use on their own (in your tests, say).
  */
+export { createGateway } from './gateway.js';
+export type { Gateway } from './gateway.js';
+export type { GatewayOptions } from './gateway-options.js';
+export type { GatewayContext } from './gateway-context.js';
 export * from './types.js';
 export * from './errors.js';
 export * from './render-error.js';
+export type { UsageRecord, TokenUsage } from './usage.js';
+
+// Model matrix and rules (SPEC 2.6, 7, 8).
 export * from './models/catalog.js';
+export {
+  checkModelRules,
+  enforceModelRules,
+  findRuleViolations,
+  WHITESPACE_STOP_SEQUENCE_MESSAGE,
+} from './models/enforce-model-rules.js';
+export type { RuleInput, RuleName, RuleViolation, EnforceOptions } from './models/enforce-model-rules.js';
+
+// Validators (zod) of both interfaces.
+export * from './schemas/index.js';
+
+// Authentication.
+export { readCredentials, readBearerToken } from './auth/read-credentials.js';
+export { createKeyVerifier } from './auth/verify-key.js';
+export type { AuthOptions, StaticKey, VerifyKey } from './auth/verify-key.js';
+
+// Upstreams and routing.
 export type * from './upstreams/upstream.js';
+export { openAICompatible } from './upstreams/chat-upstream.js';
+export type { OpenAICompatibleOptions } from './upstreams/chat-upstream.js';
+export { messagesUpstream, DEFAULT_ANTHROPIC_VERSION } from './upstreams/messages-upstream.js';
+export type { MessagesUpstreamOptions } from './upstreams/messages-upstream.js';
+export type { UpstreamTimeouts, UpstreamPoolOptions } from './upstreams/http-client.js';
+export { createRouter } from './upstreams/routes.js';
+export type { Route, ModelMatcher, ModelRename, FallbackTarget, ResolvedRoute, Router } from './upstreams/routes.js';
+export { upstreamFileStore } from './files/upstream-file-store.js';
 export type * from './files/file-store.js';
+
+// Translation between the two interfaces.
+export { chatToMessagesRequest, DEFAULT_MAX_TOKENS } from './translate/chat-to-messages-request.js';
+export { messagesToChatResponse } from './translate/messages-to-chat-response.js';
+export { createMessagesToChatStream } from './translate/messages-to-chat-stream.js';
+export { DEFAULT_REASONING_BUDGETS } from './translate/map-reasoning-effort.js';
+export { mapStopReason, mapFinishReason } from './translate/map-finish-reason.js';
+
+// SSE helpers.
+export { parseSse } from './sse/parse-sse.js';
+export type { SseEvent } from './sse/parse-sse.js';
+export type { StreamTransform } from './sse/relay-stream.js';

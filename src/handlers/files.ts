@@ -65,7 +65,8 @@ export async function fileContent(store: FileStore, id: string): Promise<BytesRe
     status: 200,
     headers: {
       'content-type': metadata.mime_type,
-      'content-length': String(metadata.size_bytes),
+      // Stores that cannot know the length (a relayed upstream without one) say -1: send it chunked.
+      ...(metadata.size_bytes >= 0 ? { 'content-length': String(metadata.size_bytes) } : {}),
       'content-disposition': contentDisposition(metadata.filename),
     },
     body: content.body,

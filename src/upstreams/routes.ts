@@ -29,6 +29,11 @@ export interface Route {
   onClientAbort?: ClientAbortPolicy;
   /** Retries per target before moving on (see `sendWithFallback`). Default 1. */
   retries?: number;
+  /**
+   * Also serve the matched models on `/v1/messages` (and count_tokens), translating to
+   * a chat-format upstream when needed. Catalog models are always served there. Default false.
+   */
+  serveMessages?: boolean;
 }
 
 /** One upstream to try, with the model id to send it. */

@@ -1,0 +1,66 @@
+/**
+ * The per-request state that the gateway's steps (authenticate, validate,
+ * enforce rules, dispatch) read and fill in. Adapters keep it between their
+ * middlewares so users can run their own code between the steps.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { GatewayError } from './errors.js';
+import { type Endpoint, matchEndpoint } from './match-endpoint.js';
+import type { ModelEntry } from './models/catalog.js';
+import type { GatewayRequest, Principal, WireFormat } from './types.js';
+import type { ResolvedRoute } from './upstreams/routes.js';
+
+export interface GatewayContext {
+  readonly request: GatewayRequest;
+  /** Sent back as `request-id` and `x-request-id` on every response. */
+  readonly requestId: string;
+  /** `performance.now()` when the request arrived. */
+  readonly startedAt: number;
+  /** The interface the caller used: errors are rendered in it. */
+  readonly format: WireFormat;
+  /** The endpoint, or the 404/405 error for paths that have none. */
+  readonly endpoint: Endpoint | undefined;
+  readonly routingError: GatewayError | undefined;
+  /** Set by `authenticate`. */
+  principal?: Principal;
+  /** The validated body (set by `validate`) for the POST endpoints. */
+  body?: Record<string, unknown>;
+  /** True once the body differs from the bytes that arrived (rename, dropped fields). */
+  bodyChanged: boolean;
+  /** Set by `enforceRules` for model calls. */
+  route?: ResolvedRoute;
+  /** The catalog row of the requested model, when it has one. */
+  model?: ModelEntry;
+  /** Parameters removed by `dropUnsupportedParams`. */
+  dropped: string[];
+  /** Notes about the translation (dropped hints, emulations), sent as `x-modelgate-warnings`. */
+  warnings: string[];
+}
+
+const INCOMING_ID = /^[\w.:\-]{1,128}$/;
+
+function newRequestId(request: GatewayRequest): string {
+  const incoming = request.headers['x-request-id'];
+  const value = Array.isArray(incoming) ? incoming[0] : incoming;
+  // Reuse a caller's id only when it is safe to echo in a header and a log line.
+  if (value !== undefined && INCOMING_ID.test(value)) return value;
+  return `req_${randomUUID().replace(/-/g, '')}`;
+}
+
+/** Starts the context of a request: request id, endpoint and the caller's interface. */
+export function createGatewayContext(request: GatewayRequest): GatewayContext {
+  const matched = matchEndpoint(request.method, request.url, request.headers);
+  const isError = 'error' in matched;
+  return {
+    request,
+    requestId: newRequestId(request),
+    startedAt: performance.now(),
+    format: matched.format,
+    endpoint: isError ? undefined : matched,
+    routingError: isError ? matched.error : undefined,
+    bodyChanged: false,
+    dropped: [],
+    warnings: [],
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * What the handlers share: options with defaults applied, the catalog, the
+ * key verifier, the router and the file store. The embedded simulator (the
+ * default upstream) is loaded on first use only, so gateways with their own
+ * routes never load it or its tokenizer.
+ *
+ * @internal
+ */
+import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
+import type { FileStore } from './files/file-store.js';
+import type { GatewayOptions } from './gateway-options.js';
+import type { ServedModel } from './handlers/models.js';
+import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
+import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
+import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
+import { createRouter, type Route, type Router } from './upstreams/routes.js';
+
+export interface GatewayRuntime {
+  readonly options: GatewayOptions;
+  readonly catalog: Catalog;
+  readonly verify: VerifyKey;
+  readonly maxBodyBytes: number;
+  readonly heartbeatMs: number;
+  readonly maxChoices: number;
+  router(): Router | Promise<Router>;
+  files(): FileStore | undefined | Promise<FileStore | undefined>;
+  /** Models named by exact-id routes, for the listing. */
+  readonly routedModels: readonly ServedModel[];
+  close(): Promise<void>;
+}
+
+interface SimulatorParts {
+  router: Router;
+  files: FileStore;
+}
+
+function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel[] {
+  const models: ServedModel[] = [];
+  for (const route of routes) {
+    if (typeof route.match !== 'string' || /[*?]/.test(route.match) || catalog.has(route.match)) continue;
+    models.push({ id: route.match, ownedBy: route.upstream.name, messages: route.serveMessages === true });
+  }
+  return models;
+}
+
+/** Applies defaults and validates options once, at creation. */
+export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
+  if (!options || typeof options !== 'object' || !options.auth) {
+    throw new TypeError('createGateway: `auth` is required, e.g. createGateway({ auth: { keys: ["sk-..."] } })');
+  }
+  const catalog = options.catalog ?? DEFAULT_CATALOG;
+  const routes = options.routes;
+  let simulator: Promise<SimulatorParts> | undefined;
+  const loadSimulator = (): Promise<SimulatorParts> => {
+    simulator ??= import('./simulator/index.js').then(({ createSimulator }) => {
+      const sim = createSimulator({ catalog });
+      const router = createRouter([
+        { match: (model) => catalog.has(model), upstream: sim.upstreams.messages },
+        { match: '*', upstream: sim.upstreams.chat },
+      ]);
+      return { router, files: sim.files };
+    });
+    return simulator;
+  };
+  const router = routes ? createRouter(routes) : undefined;
+  return {
+    options,
+    catalog,
+    verify: createKeyVerifier(options.auth),
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    maxChoices: options.maxChoices ?? 8,
+    router: () => router ?? loadSimulator().then((parts) => parts.router),
+    files: () => options.files ?? (routes ? undefined : loadSimulator().then((parts) => parts.files)),
+    routedModels: routes ? routedModelsOf(routes, catalog) : [],
+    async close() {
+      const upstreams = new Set((routes ?? []).flatMap((route) => [
+        route.upstream,
+        ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream)),
+      ]));
+      await Promise.all([...upstreams].map((upstream) => upstream.close?.()));
+    },
+  };
+}

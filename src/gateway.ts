@@ -1,0 +1,181 @@
+/**
+ * `createGateway`: the framework-free gateway.
+ *
+ * A request goes through four steps, each also exposed on its own so that
+ * adapters can offer them as separate middlewares:
+ * route → authenticate → validate → enforce rules → dispatch.
+ * `handle` runs them all and never rejects: failures come back as error
+ * responses in the caller's interface format.
+ */
+import { assertModelAllowed, authenticate as authenticateKeys } from './auth/authenticate.js';
+import { GatewayError, toGatewayError } from './errors.js';
+import { createGatewayContext, type GatewayContext } from './gateway-context.js';
+import type { GatewayOptions } from './gateway-options.js';
+import { createGatewayRuntime, type GatewayRuntime } from './gateway-runtime.js';
+import { handleChatCompletions } from './handlers/chat-completions.js';
+import { handleCountTokens } from './handlers/count-tokens.js';
+import { handleFiles } from './handlers/files-endpoint.js';
+import { handleMessages } from './handlers/messages.js';
+import { listModels, retrieveModel, servedModels } from './handlers/models.js';
+import { enforceRequestRules } from './handlers/enforce-request-rules.js';
+import type { Catalog } from './models/catalog.js';
+import { readJsonBody } from './read-json-body.js';
+import { renderError } from './render-error.js';
+import { chatCompletionRequestSchema } from './schemas/chat-request.js';
+import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messages-request.js';
+import { parseRequest } from './schemas/parse-request.js';
+import type { GatewayRequest, GatewayResponse } from './types.js';
+
+export interface Gateway {
+  /** Runs every step; never rejects. */
+  handle(request: GatewayRequest): Promise<GatewayResponse>;
+  /** Step 0: request id, endpoint, caller's interface. Never throws. */
+  begin(request: GatewayRequest): GatewayContext;
+  /** Step 1: 404/405 for unknown paths, then the caller's key → `ctx.principal` (401 when missing or unknown). */
+  authenticate(ctx: GatewayContext): Promise<void>;
+  /** Step 2: JSON body and schema → `ctx.body` (400/413/415). */
+  validate(ctx: GatewayContext): void;
+  /** Step 3: model permission (403), route (404) and the model rules of SPEC 2.6 (400). */
+  enforceRules(ctx: GatewayContext): Promise<void>;
+  /**
+   * Step 4: serve the endpoint (upstream call, listing, files). Runs any
+   * earlier step the pipeline skipped, so none can be bypassed.
+   */
+  dispatch(ctx: GatewayContext): Promise<GatewayResponse>;
+  /** Renders any thrown value as the error response of `ctx`'s interface. */
+  renderError(ctx: GatewayContext, error: unknown): GatewayResponse;
+  /** Adds the gateway's response headers (`request-id`, ...). Applied by `handle` and the adapters. */
+  finish(ctx: GatewayContext, response: GatewayResponse): GatewayResponse;
+  readonly catalog: Catalog;
+  readonly options: GatewayOptions;
+  /** Closes upstream connection pools. */
+  close(): Promise<void>;
+}
+
+const BODY_SCHEMAS = {
+  'chat.completions': chatCompletionRequestSchema,
+  messages: messagesRequestSchema,
+  'messages.count_tokens': countTokensRequestSchema,
+} as const;
+
+/** Header values must be Latin-1 without control characters. */
+function toHeaderValue(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 1024);
+}
+
+function isModelEndpoint(name: string): name is keyof typeof BODY_SCHEMAS {
+  return name in BODY_SCHEMAS;
+}
+
+function requireEndpoint(ctx: GatewayContext) {
+  if (!ctx.endpoint) throw ctx.routingError ?? new GatewayError('NOT_FOUND', 'Not found.');
+  return ctx.endpoint;
+}
+
+async function dispatch(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
+  const endpoint = requireEndpoint(ctx);
+  switch (endpoint.name) {
+    case 'chat.completions':
+      return handleChatCompletions(ctx, runtime);
+    case 'messages':
+      return handleMessages(ctx, runtime);
+    case 'messages.count_tokens':
+      return handleCountTokens(ctx, runtime);
+    case 'models.list':
+      return listModels(servedModels(runtime.catalog, runtime.routedModels), endpoint.query, {
+        ...(ctx.principal ? { principal: ctx.principal } : {}),
+        vendorClient: ctx.format === 'messages',
+      });
+    case 'models.retrieve':
+      return retrieveModel(servedModels(runtime.catalog, runtime.routedModels), endpoint.id ?? '', ctx.principal);
+    case 'files.list':
+    case 'files.retrieve':
+    case 'files.content':
+    case 'files.delete':
+    case 'files.upload':
+      return handleFiles(endpoint, await runtime.files());
+  }
+}
+
+/**
+ * Creates a gateway.
+ *
+ * @example
+ * const gateway = createGateway({ auth: { keys: [process.env.MODELGATE_KEY!] } });
+ * const response = await gateway.handle({ method: 'GET', url: '/v1/models', headers, signal });
+ */
+export function createGateway(options: GatewayOptions): Gateway {
+  const runtime = createGatewayRuntime(options);
+
+  const gateway: Gateway = {
+    catalog: runtime.catalog,
+    options,
+    begin: createGatewayContext,
+
+    async authenticate(ctx) {
+      const endpoint = requireEndpoint(ctx);
+      if (ctx.principal) return;
+      const source = endpoint.name === 'chat.completions' ? 'bearer' : 'bearer-or-api-key';
+      ctx.principal = await authenticateKeys(ctx.request, source, runtime.verify);
+    },
+
+    validate(ctx) {
+      const endpoint = requireEndpoint(ctx);
+      if (!isModelEndpoint(endpoint.name)) return;
+      const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
+      ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], raw) as Record<string, unknown>;
+    },
+
+    async enforceRules(ctx) {
+      const endpoint = requireEndpoint(ctx);
+      if (!isModelEndpoint(endpoint.name) || !ctx.body) return;
+      const model = ctx.body.model as string;
+      if (ctx.principal) assertModelAllowed(ctx.principal, model);
+      await enforceRequestRules(ctx, runtime);
+    },
+
+    async dispatch(ctx) {
+      // Whatever steps a composed pipeline skipped run here: nothing unauthenticated,
+      // unvalidated or unchecked reaches an upstream.
+      if (!ctx.principal) await gateway.authenticate(ctx);
+      if (isModelEndpoint(requireEndpoint(ctx).name)) {
+        if (!ctx.body) gateway.validate(ctx);
+        if (!ctx.route) await gateway.enforceRules(ctx);
+      }
+      return dispatch(ctx, runtime);
+    },
+
+    renderError(ctx, error) {
+      const gatewayError = toGatewayError(error);
+      try {
+        options.onError?.({ error: gatewayError, request: ctx.request, requestId: ctx.requestId });
+      } catch {
+        // A failing observer must not change the response.
+      }
+      return renderError(gatewayError, ctx.format);
+    },
+
+    finish(ctx, response) {
+      response.headers['request-id'] = ctx.requestId;
+      response.headers['x-request-id'] = ctx.requestId;
+      if (ctx.dropped.length > 0) response.headers['x-modelgate-dropped-params'] = ctx.dropped.join(', ');
+      if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
+      return response;
+    },
+
+    async handle(request) {
+      const ctx = gateway.begin(request);
+      try {
+        await gateway.authenticate(ctx);
+        gateway.validate(ctx);
+        await gateway.enforceRules(ctx);
+        return gateway.finish(ctx, await gateway.dispatch(ctx));
+      } catch (error) {
+        return gateway.finish(ctx, gateway.renderError(ctx, error));
+      }
+    },
+
+    close: () => runtime.close(),
+  };
+  return gateway;
+}

@@ -1,0 +1,124 @@
+/**
+ * Sends one model call to a route's targets (with retries and fallbacks)
+ * and turns the upstream's answer into the pieces the handlers need: a
+ * parsed JSON body, a relayed byte body, or an error in the caller's terms.
+ *
+ * @internal
+ */
+import { performance } from 'node:perf_hooks';
+import { GatewayError } from '../errors.js';
+import type { GatewayContext } from '../gateway-context.js';
+import { readBody } from '../upstreams/read-body.js';
+import { readUpstreamError } from '../upstreams/read-upstream-error.js';
+import { pickResponseHeaders } from '../upstreams/response-headers.js';
+import type { RouteTarget } from '../upstreams/routes.js';
+import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
+import { forwardHeaders } from '../upstreams/forward-headers.js';
+import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
+import { readCredentials } from '../auth/read-credentials.js';
+
+/** What to send to one target. */
+export interface CallPlan {
+  target: RouteTarget;
+  operation: UpstreamOperation;
+  /** JSON body; ignored when `rawBody` is set. */
+  body?: unknown;
+  /** The caller's bytes, when they pass through unchanged. */
+  rawBody?: Uint8Array;
+  stream: boolean;
+}
+
+export interface SentCall<P extends CallPlan> {
+  response: UpstreamResponse;
+  plan: P;
+  attempts: AttemptRecord[];
+  /** `performance.now()` when the response head arrived. */
+  headAt: number;
+}
+
+/** Largest non-streamed upstream JSON body read for translation. */
+const MAX_UPSTREAM_JSON_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Sends the plan of each target in order until one answers (retries and
+ * fallbacks per `sendWithFallback`). `signal` aborts the upstream request.
+ */
+export async function sendPlans<P extends CallPlan>(
+  ctx: GatewayContext,
+  plans: readonly P[],
+  signal: AbortSignal,
+): Promise<SentCall<P>> {
+  const route = ctx.route;
+  if (!route) throw new TypeError('sendPlans needs ctx.route');
+  const headers = forwardHeaders(ctx.request.headers);
+  const callerKey = route.keyPassthrough ? readCredentials(ctx.request.headers, 'bearer-or-api-key')[0] : undefined;
+  const planOf = (target: RouteTarget): P => {
+    const plan = plans.find((candidate) => candidate.target === target);
+    if (!plan) throw new TypeError('no plan for target');
+    return plan;
+  };
+  const makeCall = (target: RouteTarget): UpstreamCall => {
+    const plan = planOf(target);
+    const call: UpstreamCall = { operation: plan.operation, stream: plan.stream, headers, signal };
+    if (plan.rawBody !== undefined) call.rawBody = plan.rawBody;
+    else call.body = plan.body;
+    if (callerKey !== undefined) call.callerKey = callerKey;
+    return call;
+  };
+  const result = await sendWithFallback(
+    plans.map((plan) => plan.target),
+    makeCall,
+    { signal, ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}) },
+  );
+  return { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now() };
+}
+
+/** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */
+export function relayedHeaders(response: UpstreamResponse): Record<string, string> {
+  const picked = pickResponseHeaders(response.headers);
+  const upstreamId = picked['request-id'] ?? picked['x-request-id'];
+  delete picked['request-id'];
+  delete picked['x-request-id'];
+  if (upstreamId !== undefined) picked['upstream-request-id'] = upstreamId;
+  return picked;
+}
+
+/**
+ * The error for a non-2xx upstream answer. A 401/403 from an upstream called
+ * with the gateway's own key is the gateway's misconfiguration, not the
+ * caller's: it becomes a 502 so clients do not blame their own key.
+ */
+export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPlan>): Promise<GatewayError> {
+  const name = sent.plan.target.upstream.name;
+  const error = await readUpstreamError(sent.response, name);
+  const credentials = error.status === 401 || error.status === 403;
+  if (!credentials || ctx.route?.keyPassthrough) {
+    return new GatewayError(error.code, error.message, {
+      status: error.status,
+      param: error.param,
+      chatCode: error.chatCode,
+      ...(error.messagesType ? { messagesType: error.messagesType } : {}),
+      ...(error.chatType ? { chatType: error.chatType } : {}),
+      headers: relayedHeaders({ ...sent.response, headers: error.headers }),
+    });
+  }
+  return new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" refused the gateway's credentials (HTTP ${error.status}); the gateway's upstream key needs fixing.`, {
+    status: 502,
+  });
+}
+
+/** Reads and parses a whole upstream JSON body (for translation and usage). */
+export async function readUpstreamJson(sent: SentCall<CallPlan>): Promise<unknown> {
+  const { bytes } = await readBody(sent.response.body, MAX_UPSTREAM_JSON_BYTES);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes));
+  } catch (cause) {
+    throw new GatewayError('UPSTREAM_ERROR', `Upstream "${sent.plan.target.upstream.name}" sent a response that is not valid JSON.`, { cause });
+  }
+}
+
+/** The signal for the upstream request: the client's, unless the route drains streams for accounting. */
+export function upstreamSignal(ctx: GatewayContext, stream: boolean): AbortSignal {
+  if (stream && ctx.route?.onClientAbort === 'drain') return new AbortController().signal;
+  return ctx.request.signal;
+}

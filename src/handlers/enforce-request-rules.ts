@@ -1,0 +1,43 @@
+/**
+ * Step 3 of a model call: the route, the messages-interface model list and
+ * the SPEC 2.6 rules, all before any upstream call.
+ *
+ * @internal
+ */
+import type { GatewayContext } from '../gateway-context.js';
+import type { GatewayRuntime } from '../gateway-runtime.js';
+import { enforceModelRules, type RuleInput, unknownModelError } from '../models/enforce-model-rules.js';
+import { noRouteError } from '../upstreams/routes.js';
+
+/** The rule view of a chat request: its `stop` read as stop sequences. */
+function chatRuleInput(body: Record<string, unknown>): RuleInput {
+  const input: RuleInput = { model: body.model as string };
+  if (body.temperature !== undefined && body.temperature !== null) input.temperature = body.temperature;
+  if (typeof body.stop === 'string') input.stop_sequences = [body.stop];
+  else if (Array.isArray(body.stop)) input.stop_sequences = body.stop;
+  return input;
+}
+
+export async function enforceRequestRules(ctx: GatewayContext, runtime: GatewayRuntime): Promise<void> {
+  const body = ctx.body;
+  const endpoint = ctx.endpoint;
+  if (!body || !endpoint) return;
+  const model = body.model as string;
+  const entry = runtime.catalog.get(model);
+  const route = (await runtime.router()).resolve(model);
+  // The messages interface serves the catalog's models, plus models of routes that opt in.
+  if (endpoint.name !== 'chat.completions' && !entry && route?.route.serveMessages !== true) {
+    throw unknownModelError(model, runtime.catalog);
+  }
+  if (!route) throw noRouteError(model);
+  ctx.route = route;
+  if (!entry) return;
+  ctx.model = entry;
+  const isChat = endpoint.name === 'chat.completions';
+  const input = isChat ? chatRuleInput(body) : (body as unknown as RuleInput);
+  const dropped = enforceModelRules(input, entry, { dropUnsupportedParams: runtime.options.dropUnsupportedParams === true });
+  if (dropped.length === 0) return;
+  for (const name of dropped) delete body[name];
+  ctx.dropped.push(...dropped);
+  ctx.bodyChanged = true;
+}

@@ -1,0 +1,54 @@
+/**
+ * `POST /v1/messages`: relayed to messages upstreams (the caller's bytes
+ * when nothing changed), or translated for a chat upstream when the route
+ * opts in with `serveMessages` (other vendors' models behind the vendor client).
+ */
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../errors.js';
+import type { GatewayContext } from '../gateway-context.js';
+import type { GatewayRuntime } from '../gateway-runtime.js';
+import type { ChatCompletion, MessagesRequest } from '../schemas/index.js';
+import { chatToMessagesResponse } from '../translate/chat-to-messages-response.js';
+import { createChatToMessagesStream } from '../translate/chat-to-messages-stream.js';
+import { messagesToChatRequest } from '../translate/messages-to-chat-request.js';
+import type { GatewayResponse } from '../types.js';
+import type { RouteTarget } from '../upstreams/routes.js';
+import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
+import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
+
+interface MessagesPlan extends CallPlan {
+  translated: boolean;
+}
+
+function planMessagesCall(ctx: GatewayContext, body: MessagesRequest, target: RouteTarget): MessagesPlan {
+  const stream = body.stream === true;
+  if (target.upstream.format === 'messages') {
+    const renamed = target.model !== body.model;
+    const plan: MessagesPlan = { target, operation: 'messages', stream, translated: false, body: renamed ? { ...body, model: target.model } : body };
+    if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
+    return plan;
+  }
+  if (ctx.route?.route.serveMessages !== true) {
+    throw new GatewayError('NOT_FOUND', `model: ${body.model} is served in the chat-completions format only; call POST /v1/chat/completions.`, {
+      param: 'model',
+    });
+  }
+  const translation = messagesToChatRequest(body, { upstreamModel: target.model });
+  for (const warning of translation.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
+  return { target, operation: 'chat.completions', stream, translated: true, body: translation.request };
+}
+
+export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
+  const body = ctx.body as MessagesRequest;
+  const route = ctx.route;
+  if (!route) throw new TypeError('handleMessages needs ctx.route');
+  const plans = route.targets.map((target) => planMessagesCall(ctx, body, target));
+  const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, body.stream === true));
+  if (!sent.plan.translated) return relayUnchanged(ctx, runtime, sent, 'messages');
+  const id = `msg_${randomUUID().replace(/-/g, '')}`;
+  if (sent.plan.stream) {
+    return relayStream(ctx, runtime, sent, { format: 'messages', transform: createChatToMessagesStream({ model: body.model, id }) });
+  }
+  const json = (await readSuccessJson(ctx, runtime, sent)) as ChatCompletion;
+  return jsonResponse(sent, chatToMessagesResponse(json, { model: body.model, id }));
+}

@@ -1,0 +1,51 @@
+/**
+ * Builds and delivers the one usage record of a model call.
+ *
+ * @internal
+ */
+import { performance } from 'node:perf_hooks';
+import type { GatewayContext } from '../gateway-context.js';
+import type { GatewayRuntime } from '../gateway-runtime.js';
+import type { RouteTarget } from '../upstreams/routes.js';
+import type { TokenUsage, UsageRecord } from '../usage.js';
+
+export interface UsageOutcome {
+  status: number;
+  stream: boolean;
+  usage: TokenUsage;
+  aborted: boolean;
+  target: RouteTarget | undefined;
+  /** `performance.now()` of the first upstream byte (or response head). */
+  firstByteAt: number | undefined;
+}
+
+/** Sends one usage record to `onUsage`, if set. Never throws. */
+export function reportUsage(ctx: GatewayContext, runtime: GatewayRuntime, outcome: UsageOutcome): void {
+  const onUsage = runtime.options.onUsage;
+  if (!onUsage || !ctx.endpoint) return;
+  const now = performance.now();
+  const record: UsageRecord = {
+    requestId: ctx.requestId,
+    principalId: ctx.principal?.id,
+    endpoint: ctx.endpoint.name,
+    model: String(ctx.body?.model ?? ''),
+    upstream: outcome.target?.upstream.name,
+    upstreamModel: outcome.target?.model,
+    status: outcome.status,
+    stream: outcome.stream,
+    aborted: outcome.aborted,
+    latencyMs: now - ctx.startedAt,
+    timeToFirstByteMs: outcome.firstByteAt === undefined ? undefined : outcome.firstByteAt - ctx.startedAt,
+    ...outcome.usage,
+  };
+  try {
+    onUsage(record);
+  } catch {
+    // Accounting must never break a response.
+  }
+}
+
+/** True when `onUsage` is set (so handlers skip usage work otherwise). */
+export function wantsUsage(runtime: GatewayRuntime): boolean {
+  return runtime.options.onUsage !== undefined;
+}

@@ -1,0 +1,39 @@
+/**
+ * Usage records: one per model call, completed or aborted, for billing and
+ * logs (the gateway's `onUsage` option).
+ */
+import type { TokenUsage } from './sse/usage-observer.js';
+
+export type { TokenUsage } from './sse/usage-observer.js';
+
+export interface UsageRecord extends TokenUsage {
+  requestId: string;
+  /** Principal id of the caller. */
+  principalId: string | undefined;
+  /** The endpoint called: `chat.completions`, `messages` or `messages.count_tokens`. */
+  endpoint: string;
+  /** The model id the caller asked for. */
+  model: string;
+  /** The name of the upstream that answered (after fallbacks). */
+  upstream: string | undefined;
+  /** The model id that upstream was sent (after renames). */
+  upstreamModel: string | undefined;
+  /** HTTP status sent to the client. */
+  status: number;
+  stream: boolean;
+  /** True when the client went away before the end. */
+  aborted: boolean;
+  /** Milliseconds from request start to the end of the response. */
+  latencyMs: number;
+  /** Milliseconds from request start to the first upstream byte; undefined when none arrived. */
+  timeToFirstByteMs: number | undefined;
+}
+
+/** Sums token counts (fan-out of `n` calls). */
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const result: TokenUsage = {};
+  for (const key of ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'] as const) {
+    if (a[key] !== undefined || b[key] !== undefined) result[key] = (a[key] ?? 0) + (b[key] ?? 0);
+  }
+  return result;
+}
