@@ -47,6 +47,10 @@ export interface StubUpstream {
   /** `http://127.0.0.1:<port>` */
   url: string;
   requests: RecordedRequest[];
+  /** TCP connections accepted so far (keep-alive reuse keeps this low). */
+  readonly connections: number;
+  /** Connections currently open. */
+  readonly openConnections: number;
   /** Resolves with `performance.now()` when request `index` (default: the latest) closes its connection. */
   closed(index?: number): Promise<number>;
   /** Closes the server and destroys every open connection. */
@@ -88,7 +92,8 @@ async function answer(reply: StubReply, req: IncomingMessage, res: ServerRespons
         if (typeof event !== 'string' && event.delayMs) await sleep(event.delayMs);
         if (!(await writeChunk(res, encodeEvent(event)))) return;
       }
-      if (reply.then === 'cut') res.socket?.destroy();
+      // destroySoon: the events already written still go out, then the connection drops mid-response.
+      if (reply.then === 'cut') res.socket?.destroySoon();
       else if (reply.then !== 'hang') res.end();
       return;
     }
@@ -113,6 +118,7 @@ export async function startStubUpstream(
   const requests: RecordedRequest[] = [];
   const closeWaiters = new Map<number, Array<(at: number) => void>>();
   const sockets = new Set<Socket>();
+  let connections = 0;
 
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -138,6 +144,7 @@ export async function startStubUpstream(
     }
   });
   server.on('connection', (socket) => {
+    connections++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -148,6 +155,12 @@ export async function startStubUpstream(
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    get connections() {
+      return connections;
+    },
+    get openConnections() {
+      return sockets.size;
+    },
     closed(index = requests.length - 1) {
       const request = requests[index];
       if (request?.closedAt !== undefined) return Promise.resolve(request.closedAt);
