@@ -6,6 +6,7 @@
  * enough for budgets, usage and tests. The module loads the encoding once (on
  * import) and shares it.
  */
+import { decoder as sharedDecoder } from 'gpt-tokenizer/BytePairEncodingCore';
 import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
 
 // Treat `<|endoftext|>` and friends as ordinary text: callers' prompts may
@@ -18,10 +19,15 @@ export function encodeText(text: string): number[] {
   return encode(text, PLAIN_TEXT);
 }
 
-/** The text of `tokens`; may end in U+FFFD when a character is split across tokens. */
+/** The text of `tokens`; ends in U+FFFD when the last character is split across tokens. */
 export function decodeTokens(tokens: readonly number[]): string {
   if (tokens.length === 0) return '';
-  return decode(tokens);
+  // gpt-tokenizer 3 decodes with one shared streaming TextDecoder that it
+  // never flushes: the bytes of a character cut at the end stay buffered and
+  // leak into the next call. Flush before (someone else's leftovers) and
+  // after (ours, which become the U+FFFD that marks the cut).
+  sharedDecoder.decode();
+  return decode(tokens) + sharedDecoder.decode();
 }
 
 /** The number of tokens of `text`. */
