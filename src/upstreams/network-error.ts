@@ -27,12 +27,14 @@ export function toNetworkError(
   const { upstream, timeouts, signal } = context;
   const fail = (code: 'UPSTREAM_TIMEOUT' | 'UPSTREAM_UNAVAILABLE', what: string): GatewayError =>
     new GatewayError(code, `Upstream "${upstream}" ${what}.`, { cause: error });
-  if (signal?.aborted) {
-    if (isGatewayError(signal.reason)) return signal.reason;
-    return fail('UPSTREAM_UNAVAILABLE', 'request was cancelled');
-  }
+  const cancelled = (): GatewayError =>
+    new GatewayError('UPSTREAM_UNAVAILABLE', `The request to upstream "${upstream}" was cancelled.`, { cause: error });
+  if (signal?.aborted) return isGatewayError(signal.reason) ? signal.reason : cancelled();
   const code = errorCode(error) ?? errorCode((error as { cause?: unknown } | null)?.cause);
   switch (code) {
+    case 'UND_ERR_ABORTED':
+      // The body was destroyed on purpose (client gone); only logs see this.
+      return cancelled();
     case 'UND_ERR_CONNECT_TIMEOUT':
       return fail('UPSTREAM_TIMEOUT', `did not accept a connection within ${timeouts.connectMs} ms`);
     case 'UND_ERR_HEADERS_TIMEOUT':

@@ -113,6 +113,14 @@ describe('sendWithFallback', () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
+  it('moves to the next target without retrying when the upstream says x-should-retry: false', async () => {
+    const a = await target('a', [status(503, { 'x-should-retry': 'false' }), ok]);
+    const b = await target('b', [ok]);
+    const result = await sendWithFallback([a, b], makeCall, options({ retries: 3 }));
+    expect(result.target).toBe(b);
+    expect(a.stub.requests).toHaveLength(1);
+  });
+
   it('returns the last error response when every attempt failed, with its body readable', async () => {
     const a = await target('a', [status(503)]);
     const b = await target('b', [status(529)]);

@@ -1,0 +1,75 @@
+/**
+ * Options and contracts of the SSE relay (`relaySse`).
+ */
+import type { GatewayError } from '../errors.js';
+import type { WireFormat } from '../types.js';
+import type { SseEvent } from './parse-sse.js';
+
+/**
+ * Turns upstream events into client events (the stream translators implement
+ * it). Each returned item is written to the client as one chunk.
+ *
+ * Call order: `push` for every upstream event except chat's `[DONE]` and
+ * in-band error events; then exactly one of `end()` (after the terminal
+ * event; a messages `message_stop` is pushed first) or `error(err)` (an
+ * in-band upstream error, a cut, a time-out or a parse failure).
+ */
+export interface StreamTransform {
+  push(event: SseEvent): Iterable<string | Uint8Array>;
+  end(): Iterable<string | Uint8Array>;
+  error(error: GatewayError): Iterable<string | Uint8Array>;
+}
+
+/** What to do with the upstream when the client goes away. */
+export type ClientAbortPolicy = 'abort' | 'drain';
+
+/** How a relayed stream ended, reported once to `onEnd`. */
+export interface RelayOutcome {
+  /**
+   * `completed`: the upstream's terminal event was relayed. `failed`: the
+   * client got an error event. `aborted`: the client went away first.
+   */
+  status: 'completed' | 'failed' | 'aborted';
+  /** `failed`: the error sent to the client; `aborted` + drain: why the drain stopped early. */
+  error?: GatewayError;
+  /** `aborted` with the `drain` policy: true when the upstream was read to its end. */
+  drained?: boolean;
+  /** Upstream events seen (including drained ones). */
+  events: number;
+  /** `performance.now()` when the first upstream event arrived (time to first byte). */
+  firstEventAt?: number;
+  /** `performance.now()` when the relay ended. */
+  endedAt: number;
+}
+
+/** Options of {@link relaySse}. */
+export interface RelaySseOptions {
+  /** The upstream's SSE body. Destroyed on abort when it has a `destroy()` method (Node streams, undici bodies). */
+  upstream: AsyncIterable<Uint8Array>;
+  /** Format of the stream sent to the client (heartbeats, error events). */
+  format: WireFormat;
+  /** Format the upstream speaks. Default: `format`. Must equal `format` unless `transform` is set. */
+  upstreamFormat?: WireFormat;
+  /** Heartbeat after this much upstream silence, in ms. Default 15000; 0 disables. */
+  heartbeatMs?: number;
+  /** Translator; without one, events pass through with their name, id and data text unchanged. */
+  transform?: StreamTransform;
+  /** Sees every upstream event (e.g. a usage observer). Errors it throws are ignored. */
+  onEvent?: (event: SseEvent) => void;
+  /** Called exactly once when the relay ends (after a drain, when draining). */
+  onEnd?: (outcome: RelayOutcome) => void;
+  /** The client's signal: aborted when the client disconnects. */
+  signal: AbortSignal;
+  /**
+   * `abort` (default): destroy the upstream request at once. `drain`: read the
+   * upstream to its end without writing, so `onEvent` sees the final usage.
+   */
+  onClientAbort?: ClientAbortPolicy;
+  /** Upstream name for error messages. Default `"upstream"`. */
+  upstreamName?: string;
+  /** Largest SSE event accepted from the upstream, in characters. Default 4 MiB. */
+  maxBufferSize?: number;
+}
+
+/** Default of {@link RelaySseOptions.heartbeatMs}. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
