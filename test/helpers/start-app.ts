@@ -1,0 +1,122 @@
+/**
+ * Starts a real app with the gateway mounted, on 127.0.0.1 port 0, for the
+ * end-to-end tests: the plain node handler, Express 5 and 4, Koa 3 and 2,
+ * with and without a body parser in front, and Express behind compression.
+ * Every app also serves a route of its own (`GET /health`) so tests can
+ * check the gateway leaves the app's routes alone.
+ */
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { bodyParser } from '@koa/bodyparser';
+import compression from 'compression';
+import express5 from 'express';
+import express4 from 'express4';
+import Koa3 from 'koa';
+import Koa2 from 'koa2';
+import { createGateway, type Gateway, type GatewayOptions } from 'modelgate';
+import { expressGateway } from 'modelgate/express';
+import { koaGateway } from 'modelgate/koa';
+import { createNodeHandler } from 'modelgate/node';
+
+/** Every way the suites mount the gateway. */
+export const MOUNTS = [
+  'node',
+  'express5',
+  'express4',
+  'koa3',
+  'koa2',
+  'express5+json',
+  'express4+json',
+  'koa3+bodyparser',
+  'koa2+bodyparser',
+  'express5+compression',
+] as const;
+
+export type Mount = (typeof MOUNTS)[number];
+
+/** A running app. */
+export interface StartedApp {
+  /** `http://127.0.0.1:<port>`: the messages client's base URL; add `/v1` for the chat client. */
+  url: string;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+const HEALTH = JSON.stringify({ status: 'ok' });
+
+function nodeListener(gateway: Gateway): RequestListener {
+  const handle = createNodeHandler(gateway);
+  return (req, res) => {
+    if (req.url === '/health') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(HEALTH);
+      return;
+    }
+    handle(req, res);
+  };
+}
+
+function expressListener(mount: Mount, gateway: Gateway): RequestListener {
+  const express = mount.startsWith('express4') ? express4 : express5;
+  const app = express();
+  if (mount.endsWith('+compression')) app.use(compression());
+  // An app-wide JSON parser in front of the gateway, as many apps already have.
+  if (mount.endsWith('+json')) app.use(express.json({ limit: '50mb' }));
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(expressGateway(gateway));
+  return app as unknown as RequestListener;
+}
+
+function koaListener(mount: Mount, gateway: Gateway): RequestListener {
+  const Koa = mount.startsWith('koa2') ? Koa2 : Koa3;
+  const app = new Koa();
+  if (mount.endsWith('+bodyparser')) app.use(bodyParser({ jsonLimit: '50mb' }));
+  app.use(async (ctx, next) => {
+    if (ctx.path !== '/health') return next();
+    ctx.body = { status: 'ok' };
+  });
+  app.use(koaGateway(gateway));
+  return app.callback();
+}
+
+/** The request listener of `mount` serving `gateway`. */
+export function createListener(mount: Mount, gateway: Gateway): RequestListener {
+  if (mount === 'node') return nodeListener(gateway);
+  if (mount.startsWith('express')) return expressListener(mount, gateway);
+  return koaListener(mount, gateway);
+}
+
+/** Listens on 127.0.0.1 port 0; `close` also ends open keep-alive and stream connections. */
+export function listen(listener: RequestListener): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = createServer(listener);
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        server,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/** Starts `mount` serving a gateway made from `options` (or the given gateway). */
+export async function startApp(mount: Mount, options: GatewayOptions | Gateway): Promise<StartedApp> {
+  const gateway = 'handle' in options ? options : createGateway(options);
+  const running = await listen(createListener(mount, gateway));
+  return {
+    url: running.url,
+    gateway,
+    async close() {
+      await running.close();
+      await gateway.close();
+    },
+  };
+}
