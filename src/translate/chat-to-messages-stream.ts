@@ -26,7 +26,7 @@ import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
 import { encodeMessagesEvent, encodeStreamError } from '../sse/format-sse.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { chatUsageToMessages } from './map-usage.js';
-import { type SseEvent, type StreamTransform, parseEventData } from './stream-transform.js';
+import { type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
 
 /** Options of {@link createChatToMessagesStream}. */
 export interface ChatToMessagesStreamOptions {
@@ -41,7 +41,7 @@ type OpenBlock = { kind: 'text' | 'thinking'; index: number } | { kind: 'tool'; 
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-class ChatToMessagesStream implements StreamTransform {
+class ChatToMessagesStream implements TextStreamTransform {
   private started = false;
   private closed = false;
   private open: OpenBlock | undefined;
@@ -195,6 +195,6 @@ class ChatToMessagesStream implements StreamTransform {
  * chat upstream. Drive it with the relay (`relaySse`) or call
  * `push`/`end`/`error` directly; each yielded string is one SSE event.
  */
-export function createChatToMessagesStream(options: ChatToMessagesStreamOptions): StreamTransform {
+export function createChatToMessagesStream(options: ChatToMessagesStreamOptions): TextStreamTransform {
   return new ChatToMessagesStream(options);
 }

@@ -29,7 +29,7 @@ import { CHAT_DONE, encodeChatChunk, encodeStreamError } from '../sse/format-sse
 import { mapStopReason } from './map-finish-reason.js';
 import { reattachPrefill } from './map-response-format.js';
 import { type MessagesUsageCounts, messagesUsageToChat } from './map-usage.js';
-import { type SseEvent, type StreamTransform, parseEventData } from './stream-transform.js';
+import { type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
 
 /** Options of {@link createMessagesToChatStream}. */
 export interface MessagesToChatStreamOptions {
@@ -56,7 +56,7 @@ type Json = Record<string, unknown>;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-class MessagesToChatStream implements StreamTransform {
+class MessagesToChatStream implements TextStreamTransform {
   private started = false;
   private closed = false;
   private finished = false;
@@ -235,6 +235,6 @@ class MessagesToChatStream implements StreamTransform {
  * messages upstream. Drive it with the relay (`relaySse`) or call
  * `push`/`end`/`error` directly; each yielded string is one SSE event.
  */
-export function createMessagesToChatStream(options: MessagesToChatStreamOptions): StreamTransform {
+export function createMessagesToChatStream(options: MessagesToChatStreamOptions): TextStreamTransform {
   return new MessagesToChatStream(options);
 }

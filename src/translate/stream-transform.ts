@@ -6,7 +6,19 @@
  */
 export type { SseEvent } from '../sse/parse-sse.js';
 export type { StreamTransform } from '../sse/relay-stream.js';
+import type { GatewayError } from '../errors.js';
 import type { SseEvent } from '../sse/parse-sse.js';
+import type { StreamTransform } from '../sse/relay-stream.js';
+
+/**
+ * The translators' narrower form of `StreamTransform`: every output event
+ * is a string (one whole encoded SSE event).
+ */
+export interface TextStreamTransform extends StreamTransform {
+  push(event: SseEvent): Iterable<string>;
+  end(): Iterable<string>;
+  error(error: GatewayError): Iterable<string>;
+}
 
 /**
  * Parses an event's JSON payload; `undefined` when it is not a JSON object
