@@ -9,7 +9,8 @@
  *   one user message (`text` → text part, `image` → `image_url` part with a
  *   data URL or the URL, PDF `document` → `file` part, text `document` →
  *   text part).
- * - assistant turn: text → `content` (joined), `tool_use` → `tool_calls`
+ * - assistant turn: text → `content` (a string, or text parts when there are
+ *   several blocks), `tool_use` → `tool_calls`
  *   (`arguments` = JSON string of `input`).
  * - Always dropped with a warning, as hints or vendor-only artefacts other
  *   vendors cannot use: `cache_control` (chat upstreams cache
@@ -121,7 +122,9 @@ function convertAssistant(content: MessagesContentBlock[], param: string, policy
     }
   });
   if (texts.length === 0 && toolCalls.length === 0) return undefined;
-  const message: ChatMessage = { role: 'assistant', content: texts.length > 0 ? texts.join('') : null };
+  // Several text blocks stay several parts: joining them would lose where one ended.
+  const textContent = texts.length === 0 ? null : texts.length === 1 ? texts[0] : texts.map((text): TextPart => ({ type: 'text', text }));
+  const message: ChatMessage = { role: 'assistant', content: textContent };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return message;
 }
