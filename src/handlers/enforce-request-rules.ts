@@ -4,6 +4,7 @@
  *
  * @internal
  */
+import { GatewayError, isGatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { enforceModelRules, type RuleInput, unknownModelError } from '../models/enforce-model-rules.js';
@@ -16,6 +17,16 @@ function chatRuleInput(body: Record<string, unknown>): RuleInput {
   if (typeof body.stop === 'string') input.stop_sequences = [body.stop];
   else if (Array.isArray(body.stop)) input.stop_sequences = body.stop;
   return input;
+}
+
+/**
+ * The rules speak in messages-interface fields; a chat caller sent `stop`,
+ * not `stop_sequences`, so its error names the field it sent.
+ */
+function toChatFieldError(error: unknown, body: Record<string, unknown>): unknown {
+  if (!isGatewayError(error) || !error.param?.startsWith('stop_sequences')) return error;
+  const param = typeof body.stop === 'string' ? 'stop' : error.param.replace(/^stop_sequences/, 'stop');
+  return new GatewayError(error.code, error.message.replace(/^stop_sequences:/, 'stop:'), { status: error.status, param, cause: error });
 }
 
 export async function enforceRequestRules(ctx: GatewayContext, runtime: GatewayRuntime): Promise<void> {
@@ -35,7 +46,12 @@ export async function enforceRequestRules(ctx: GatewayContext, runtime: GatewayR
   ctx.model = entry;
   const isChat = endpoint.name === 'chat.completions';
   const input = isChat ? chatRuleInput(body) : (body as unknown as RuleInput);
-  const dropped = enforceModelRules(input, entry, { dropUnsupportedParams: runtime.options.dropUnsupportedParams === true });
+  let dropped: string[];
+  try {
+    dropped = enforceModelRules(input, entry, { dropUnsupportedParams: runtime.options.dropUnsupportedParams === true });
+  } catch (error) {
+    throw isChat ? toChatFieldError(error, body) : error;
+  }
   if (dropped.length === 0) return;
   for (const name of dropped) delete body[name];
   ctx.dropped.push(...dropped);
