@@ -4,7 +4,7 @@
  * header forms), 403 for a key limited to one model, request ids, and the
  * app's own routes next to the gateway.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicBearerClient, anthropicClient, AUTH, KEY, LIMITED_KEY, LIMITED_MODEL, openAIClient } from '../helpers/e2e-fixtures.js';
@@ -50,7 +50,7 @@ describe.each(MOUNTS)('errors on %s', (mount) => {
     ])('%s → BadRequestError', async (_name, body, message) => {
       const error = await failure(() => anthropic.messages.create(body as Anthropic.MessageCreateParamsNonStreaming));
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-      expect((error as Anthropic.APIError).status).toBe(400);
+      expect((error as AnthropicAPIError).status).toBe(400);
       expect(vendorError(error).type).toBe('invalid_request_error');
       expect(vendorError(error).message).toMatch(message);
     });
@@ -168,8 +168,8 @@ describe.each(MOUNTS)('errors on %s', (mount) => {
     });
 
     it('puts a request id on errors too', async () => {
-      const error = await failure(() => anthropic.messages.create({ model: 'vendora-opus-4-7', max_tokens: 8, temperature: 0.1, messages: user }));
-      expect((error as Anthropic.APIError).requestID).toMatch(/^req_[0-9a-f]{32}$/);
+      const error = await failure(() => anthropic.messages.create({ model: 'vendora-opus-4-7', max_tokens: 8, temperature: 0.1, messages: user } as Anthropic.MessageCreateParamsNonStreaming));
+      expect((error as AnthropicAPIError).requestID).toMatch(/^req_[0-9a-f]{32}$/);
     });
 
     it('leaves the app routes alone and answers unknown /v1 paths with 404', async () => {
