@@ -21,6 +21,7 @@ export interface Page<T> {
   last_id: string | null;
 }
 
+/** Page size when `limit` is not given. */
 export const DEFAULT_PAGE_LIMIT = 20;
 const MAX_PAGE_LIMIT = 1000;
 

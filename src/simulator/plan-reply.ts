@@ -76,10 +76,14 @@ export interface ReplyPlan {
   outputTokens: number;
 }
 
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** True when `text` names the tool as a whole word: `get_weather`, or `get weather` spelled out. */
 function mentions(text: string, name: string): boolean {
-  const lower = text.toLowerCase();
-  const plain = name.toLowerCase();
-  return lower.includes(plain) || lower.includes(plain.replace(/[_-]+/g, ' '));
+  const spellings = [name, name.replace(/[_-]+/g, ' ')].map(escapeRegExp);
+  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${spellings.join('|')})(?![\\p{L}\\p{N}_])`, 'iu').test(text);
 }
 
 function chooseTools(request: ReplyRequest): ToolSpec[] {

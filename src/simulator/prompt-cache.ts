@@ -61,6 +61,11 @@ function ttlOf(marker: { ttl?: string } | undefined): number {
 function findBreakpoints(request: MessagesTokenInput & { cache_control?: unknown }, model: string): { total: number; points: Breakpoint[] } {
   const segments = measureMessagesPrompt(request);
   const points: Breakpoint[] = [];
+  const topLevel = typeof request.cache_control === 'object' && request.cache_control !== null;
+  // Hashing serialises every block; skip it for the usual prompt without markers.
+  if (!topLevel && !segments.some((segment) => segment.cacheControl)) {
+    return { total: segments.reduce((sum, segment) => sum + segment.tokens, REPLY_PRIMING), points };
+  }
   let a = hashString(model);
   let b = hashString(model, 0x9747b28c);
   let tokens = 0;
@@ -70,8 +75,7 @@ function findBreakpoints(request: MessagesTokenInput & { cache_control?: unknown
     b = hashString(text, b);
     tokens += segment.tokens;
     const isLast = index === segments.length - 1;
-    const topLevel = isLast && typeof request.cache_control === 'object' && request.cache_control !== null ? (request.cache_control as { ttl?: string }) : undefined;
-    const marker = segment.cacheControl ?? topLevel;
+    const marker = segment.cacheControl ?? (isLast && topLevel ? (request.cache_control as { ttl?: string }) : undefined);
     if (marker) points.push({ key: `${a.toString(36)}.${b.toString(36)}`, tokens, ttlMs: ttlOf(marker) });
   });
   return { total: tokens + REPLY_PRIMING, points };

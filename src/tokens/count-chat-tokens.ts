@@ -11,8 +11,11 @@ import { countBase64ImageTokens, UNKNOWN_IMAGE_TOKENS } from './count-image-toke
 import { countBase64PdfTokens, PDF_PAGE_TOKENS } from './count-document-tokens.js';
 import { countTextTokens } from './tokenizer.js';
 
+/** Framing of one message (and of one tool definition or tool call). */
 export const CHAT_MESSAGE_OVERHEAD = 3;
+/** The start of the assistant reply. */
 export const CHAT_REPLY_PRIMING = 3;
+/** Flat cost of an image sent with `detail: "low"`. */
 export const LOW_DETAIL_IMAGE_TOKENS = 85;
 
 /** The fields of a chat request that cost prompt tokens. */

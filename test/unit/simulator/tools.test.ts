@@ -112,6 +112,13 @@ describe('messages face: tools', () => {
     expect(one.content.filter((block) => block.type === 'tool_use')).toHaveLength(1);
   });
 
+  it('on auto needs the whole name: a word that merely contains it does not count', async () => {
+    const search = { name: 'search', input_schema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } };
+    const body = (text: string) => ask(text, { tools: [search] });
+    expect(asMessage(await send(sim.upstreams.messages, 'messages', body('I love research'))).stop_reason).toBe('end_turn');
+    expect(asMessage(await send(sim.upstreams.messages, 'messages', body('Please search for otters'))).stop_reason).toBe('tool_use');
+  });
+
   it('answers with text on auto when no tool is named, and on none', async () => {
     expect((await reply('Tell me a joke', {})).stop_reason).toBe('end_turn');
     expect((await reply('Use get_weather for Oslo', { tool_choice: { type: 'none' } })).stop_reason).toBe('end_turn');
