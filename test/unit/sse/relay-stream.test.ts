@@ -184,6 +184,14 @@ describe('relaySse client abort', () => {
     expect((await iterator.next()).done).toBe(true);
   });
 
+  it('ends at once when the client was already gone', async () => {
+    const body = new ControlledBody();
+    const { stream, outcomes } = relay({ upstream: body, format: 'chat', signal: AbortSignal.abort() });
+    expect(await collect(stream)).toEqual([]);
+    expect(body.destroyedAt).toBeDefined();
+    expect(outcomes).toEqual([expect.objectContaining({ status: 'aborted', events: 0 })]);
+  });
+
   it('treats return() from the consumer as an abort', async () => {
     const body = new ControlledBody();
     const { stream, outcomes } = relay({ upstream: body, format: 'chat' });
