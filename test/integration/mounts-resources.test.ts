@@ -20,15 +20,22 @@ async function failure(call: () => Promise<unknown>): Promise<unknown> {
   throw new Error('expected the call to fail');
 }
 
-const [pdf, notes, png] = ['application/pdf', 'text/plain', 'image/png'].map((type) => {
-  const file = DEFAULT_SEED_FILES.find((seed) => seed.mimeType === type);
+interface SeedFile {
+  id: string;
+  filename: string;
+  mimeType: string;
+  bytes: Buffer;
+}
+
+function seed(type: string): SeedFile {
+  const file = DEFAULT_SEED_FILES.find((candidate) => candidate.mimeType === type);
   if (!file?.id) throw new Error(`no ${type} seed file`);
-  return { ...file, id: file.id, bytes: Buffer.from(file.content) };
-}) as [
-  { id: string; filename: string; mimeType: string; bytes: Buffer },
-  { id: string; filename: string; mimeType: string; bytes: Buffer },
-  { id: string; filename: string; mimeType: string; bytes: Buffer },
-];
+  return { id: file.id, filename: file.filename, mimeType: file.mimeType, bytes: Buffer.from(file.content) };
+}
+
+const pdf = seed('application/pdf');
+const notes = seed('text/plain');
+const png = seed('image/png');
 
 describe.each(MOUNTS)('resources on %s', (mount) => {
   let app: StartedApp;
