@@ -1,0 +1,116 @@
+/**
+ * What a run measures: the servers under test ("targets"), the request
+ * shapes ("scenarios"), and how each target is asked for each scenario.
+ *
+ * Every target answers the same bytes from the same stub; they differ only
+ * in how they are addressed: the stub directly by path, the bare proxies by
+ * an `x-bench-prefix` header, modelgate by model id (its routes), Portkey by
+ * its custom-host header.
+ */
+import { largeChat, smallChat, smallMessages } from './payloads.mjs';
+import { CHAT_STREAM } from './wire-bodies.mjs';
+
+const KEY = 'sk-bench';
+
+/** Servers under test. `bare` names the bare proxy of the same framework (the ratio's denominator). */
+export const TARGETS = {
+  direct: { label: 'direct upstream (stub)', kind: 'direct', script: 'servers/stub-upstream.mjs', bare: 'bare-node' },
+  'bare-node': { label: 'bare node:http + undici', kind: 'bare', script: 'servers/bare-node.mjs', bare: 'bare-node' },
+  'bare-express': { label: 'bare Express 5 + express.json()', kind: 'bare', script: 'servers/bare-express.mjs', bare: 'bare-express' },
+  'bare-koa': { label: 'bare Koa 3', kind: 'bare', script: 'servers/bare-koa.mjs', bare: 'bare-koa' },
+  'modelgate-node': { label: 'modelgate, node:http', kind: 'modelgate', script: 'servers/modelgate-node.mjs', bare: 'bare-node' },
+  'modelgate-express': { label: 'modelgate, Express 5 (after express.json())', kind: 'modelgate', script: 'servers/modelgate-express.mjs', bare: 'bare-express' },
+  'modelgate-express-raw': {
+    label: 'modelgate, Express 5 (before express.json())', kind: 'modelgate', script: 'servers/modelgate-express.mjs', env: { BENCH_RAW: '1' }, bare: 'bare-express',
+  },
+  'modelgate-koa': { label: 'modelgate, Koa 3', kind: 'modelgate', script: 'servers/modelgate-koa.mjs', bare: 'bare-koa' },
+  portkey: { label: 'Portkey gateway 1.15.2', kind: 'portkey', bare: 'bare-node' },
+  'portkey-streams': { label: 'Portkey gateway 1.15.2 (+ fetch shim, see notes)', kind: 'portkey', shim: true, bare: 'bare-node' },
+};
+
+const ALL_PROXIES = ['bare-node', 'bare-express', 'bare-koa', 'modelgate-node', 'modelgate-express', 'modelgate-koa'];
+const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa'];
+
+/**
+ * Request shapes. `prefix` is the stub path prefix that yields the answer;
+ * `compare` names the scenario a ratio is taken against in the same target.
+ */
+export const SCENARIOS = {
+  chat: {
+    label: 'chat, non-streamed, ~1 KB', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '',
+    body: () => smallChat('gpt-bench'),
+    targets: ['direct', ...ALL_PROXIES, 'modelgate-express-raw', 'portkey'],
+  },
+  messages: {
+    label: 'messages, non-streamed, ~1 KB', type: 'load', endpoint: 'messages', model: 'vendora-sonnet-4-6', prefix: '',
+    body: () => smallMessages('vendora-sonnet-4-6'),
+    targets: ['direct', ...ALL_PROXIES],
+  },
+  'chat-large': {
+    label: 'chat, non-streamed, 200 KB (base64 image)', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '', compare: 'chat',
+    body: () => largeChat('gpt-bench'),
+    targets: ['direct', ...ALL_PROXIES, 'modelgate-express-raw', 'portkey'],
+  },
+  'chat-translated': {
+    label: 'chat → messages upstream (translated)', type: 'load', endpoint: 'chat', model: 'vendora-sonnet-4-6', prefix: '', compare: 'chat',
+    body: () => smallChat('vendora-sonnet-4-6'),
+    targets: MODELGATE,
+  },
+  'stream-50': {
+    label: 'chat stream, 50 events', type: 'stream', endpoint: 'chat', model: 'gpt-bench-s50', prefix: '/sse/50/0', end: CHAT_STREAM.endMarker,
+    body: () => smallChat('gpt-bench-s50', { stream: true }),
+    targets: ['direct', ...ALL_PROXIES, 'portkey-streams'],
+  },
+  'stream-5000': {
+    label: 'chat stream, 5,000 events', type: 'stream', endpoint: 'chat', model: 'gpt-bench-s5000', prefix: '/sse/5000/0', end: CHAT_STREAM.endMarker,
+    body: () => smallChat('gpt-bench-s5000', { stream: true }),
+    targets: ['direct', ...ALL_PROXIES, 'portkey-streams'],
+  },
+  'stream-50-translated': {
+    label: 'chat stream, 50 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-opus-4-6', prefix: '/sse/50/0', end: CHAT_STREAM.endMarker,
+    compare: 'stream-50',
+    body: () => smallChat('vendora-opus-4-6', { stream: true }),
+    targets: ['modelgate-node'],
+  },
+  'stream-5000-translated': {
+    label: 'chat stream, 5,000 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-haiku-4-5', prefix: '/sse/5000/0', end: CHAT_STREAM.endMarker,
+    compare: 'stream-5000',
+    body: () => smallChat('vendora-haiku-4-5', { stream: true }),
+    targets: MODELGATE,
+  },
+  'slow-streams': {
+    label: 'slow streams (1 event / 100 ms)', type: 'slow', endpoint: 'chat', model: (n) => `gpt-bench-slow${n}`, prefix: (n) => `/sse/${n}/100`,
+    end: CHAT_STREAM.endMarker,
+    body: (n) => smallChat(`gpt-bench-slow${n}`, { stream: true }),
+    targets: ['direct', 'bare-node', 'modelgate-node', 'bare-express', 'modelgate-express', 'portkey-streams'],
+  },
+};
+
+/**
+ * The HTTP request a target needs for a scenario: `{ path, headers }`.
+ * `prefix` is the stub path prefix of the wanted answer.
+ */
+export function addressFor(target, scenario, { stubOrigin, prefix }) {
+  const path = scenario.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/messages';
+  const auth = scenario.endpoint === 'chat'
+    ? { authorization: `Bearer ${KEY}` }
+    : { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' };
+  switch (target.kind) {
+    case 'direct':
+      return { path: prefix + path, headers: auth };
+    case 'bare':
+    case 'modelgate':
+      return { path, headers: { ...auth, 'x-bench-prefix': prefix } };
+    case 'portkey':
+      return {
+        path,
+        headers: {
+          ...auth,
+          'x-portkey-provider': scenario.endpoint === 'chat' ? 'openai' : 'anthropic',
+          'x-portkey-custom-host': `${stubOrigin}${prefix}/v1`,
+        },
+      };
+    default:
+      throw new Error(`unknown target kind ${target.kind}`);
+  }
+}

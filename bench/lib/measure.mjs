@@ -1,0 +1,74 @@
+/**
+ * Runs one case (a target under one scenario) and returns its figures:
+ * throughput and latency from the load generator; the server's CPU time,
+ * peak RSS and the two cores' busy shares from /proc over the measured
+ * window only (the warm-up before it is not counted).
+ */
+import { runAutocannon } from './load-autocannon.mjs';
+import { coreBusy, coreTimes, cpuMicros, memory, resetPeak } from './proc-stats.mjs';
+import { runStreams } from './stream-client.mjs';
+import { runSlowStreams } from './slow-streams.mjs';
+
+/** Wraps `work` with /proc readings of `pid`; resolves `{ result, cpuMicros, peakRss, cores }`. */
+async function measured(pid, work) {
+  const peakResettable = resetPeak(pid);
+  let sampledPeak = memory(pid).rss;
+  const sampler = setInterval(() => { sampledPeak = Math.max(sampledPeak, memory(pid).rss); }, 100);
+  const cpu0 = cpuMicros(pid);
+  const cores0 = coreTimes();
+  let result;
+  try {
+    result = await work();
+  } finally {
+    clearInterval(sampler);
+  }
+  const cpu1 = cpuMicros(pid);
+  const mem = memory(pid);
+  return {
+    result,
+    cpuMicros: cpu1 - cpu0,
+    peakRss: peakResettable ? Math.max(mem.hwm, sampledPeak) : sampledPeak,
+    cores: coreBusy(cores0, coreTimes()),
+  };
+}
+
+/** A non-streamed case. */
+async function loadCase({ server, origin, address, body, profile }) {
+  const base = { url: origin + address.path, headers: address.headers, body, connections: profile.connections };
+  if (profile.warmAmount !== undefined) await runAutocannon({ ...base, amount: profile.warmAmount });
+  else await runAutocannon({ ...base, seconds: profile.warmSeconds });
+  const m = await measured(server.pid, () => runAutocannon({ ...base, seconds: profile.seconds, amount: profile.amount }));
+  const r = m.result;
+  return {
+    ok: r.ok, failed: r.failed, seconds: r.seconds, rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms,
+    cpuUsPerReq: r.ok > 0 ? m.cpuMicros / r.ok : NaN, peakRssMB: m.peakRss / 2 ** 20, cores: m.cores,
+  };
+}
+
+/** A streamed case: relay throughput in events/s, CPU per event, time to first byte. */
+async function streamCase({ server, origin, address, body, scenario, profile }) {
+  const request = { path: address.path, headers: address.headers, body, endMarker: scenario.end };
+  const { connections } = profile;
+  await runStreams({ origin, request, connections, seconds: profile.warmSeconds });
+  const m = await measured(server.pid, () => runStreams({ origin, request, connections, seconds: profile.seconds }));
+  const r = m.result;
+  return {
+    ok: r.ok, failed: r.failed, seconds: r.seconds, rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms,
+    eventsPerSec: r.eventsPerSec, ttfbP50Ms: r.ttfbP50Ms, ttfbP99Ms: r.ttfbP99Ms,
+    cpuUsPerReq: r.ok > 0 ? m.cpuMicros / r.ok : NaN,
+    cpuUsPerEvent: r.events > 0 ? m.cpuMicros / r.events : NaN,
+    peakRssMB: m.peakRss / 2 ** 20, cores: m.cores,
+  };
+}
+
+/** Runs `scenario` against the running `server` of `target`. */
+export async function runCase({ server, origin, address, scenario, profiles }) {
+  if (scenario.type === 'load') {
+    return loadCase({ server, origin, address, body: scenario.body(), profile: profiles.load });
+  }
+  if (scenario.type === 'stream') {
+    return streamCase({ server, origin, address, body: scenario.body(), scenario, profile: profiles.stream });
+  }
+  const { events } = profiles.slow;
+  return runSlowStreams({ pid: server.pid, origin, request: { path: address.path, headers: address.headers, body: scenario.body(events), endMarker: scenario.end }, ...profiles.slow });
+}

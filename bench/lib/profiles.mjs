@@ -1,0 +1,27 @@
+/**
+ * Run profiles: `quick` (default, under 3 minutes), `full` (`--full`, the
+ * figures in BENCHMARKS.md) and `smoke` (`--smoke`, a few seconds, for the
+ * test that keeps the harness from rotting). Durations in seconds.
+ */
+export const PROFILES = {
+  quick: {
+    load: { connections: 32, warmAmount: 1500, seconds: 1 },
+    stream: { connections: 8, warmSeconds: 0.3, seconds: 1.5 },
+    slow: { total: 1000, firstWave: 500, events: 30 },
+    skip: ['modelgate-express-raw:messages', 'stream-50-translated'],
+  },
+  full: {
+    load: { connections: 32, warmSeconds: 3, seconds: 10 },
+    stream: { connections: 8, warmSeconds: 2, seconds: 8 },
+    slow: { total: 1000, firstWave: 500, events: 50 },
+    skip: [],
+  },
+  smoke: {
+    load: { connections: 4, warmAmount: 20, amount: 200 },
+    stream: { connections: 2, warmSeconds: 0.1, seconds: 0.3 },
+    slow: { total: 20, firstWave: 10, events: 3 },
+    targets: ['direct', 'bare-node', 'modelgate-node'],
+    scenarios: ['chat', 'chat-translated', 'stream-50', 'stream-50-translated', 'slow-streams'],
+    skip: [],
+  },
+};

@@ -1,0 +1,120 @@
+/**
+ * Turns the raw rows of a run into ratios (to the direct upstream and to
+ * the bare proxy of the same framework, both measured in the same run),
+ * checks the issue-8 targets, and prints the tables.
+ */
+import { SCENARIOS, TARGETS } from './matrix.mjs';
+
+const find = (rows, scenario, target) => rows.find((r) => r.scenario === scenario && r.target === target && !r.error);
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? a / b : null);
+
+/** Adds the ratio fields to every row (in place) and returns the rows. */
+export function addRatios(rows) {
+  for (const row of rows) {
+    if (row.error) continue;
+    const scenario = SCENARIOS[row.scenario];
+    const direct = find(rows, row.scenario, 'direct');
+    const bare = find(rows, row.scenario, TARGETS[row.target].bare);
+    if (scenario.type === 'load') {
+      row.rpsXDirect = ratio(row.rps, direct?.rps);
+      row.rpsXBare = ratio(row.rps, bare?.rps);
+      row.cpuXBare = ratio(row.cpuUsPerReq, bare?.cpuUsPerReq);
+    } else if (scenario.type === 'stream') {
+      row.eventsXDirect = ratio(row.eventsPerSec, direct?.eventsPerSec);
+      row.eventsXBare = ratio(row.eventsPerSec, bare?.eventsPerSec);
+      row.cpuPerEventXBare = ratio(row.cpuUsPerEvent, bare?.cpuUsPerEvent);
+      row.ttfbAddedMs = direct ? row.ttfbP50Ms - direct.ttfbP50Ms : null;
+    } else {
+      row.memXBare = ratio(row.memPerStreamKB, bare?.memPerStreamKB);
+      row.firstEventXBare = ratio(row.firstEventP50Ms, bare?.firstEventP50Ms);
+      row.firstEventAddedMs = direct ? row.firstEventP50Ms - direct.firstEventP50Ms : null;
+    }
+    if (scenario.compare) {
+      const base = find(rows, scenario.compare, row.target);
+      row.compareTo = scenario.compare;
+      row.cpuXCompare = scenario.type === 'stream'
+        ? ratio(row.cpuUsPerEvent, base?.cpuUsPerEvent)
+        : ratio(row.cpuUsPerReq, base?.cpuUsPerReq);
+    }
+  }
+  return rows;
+}
+
+function check(name, value, limit, cmp, detail) {
+  if (value === null || value === undefined || !Number.isFinite(value)) return { name, status: 'not measured', detail };
+  const met = cmp === '>=' ? value >= limit : value <= limit;
+  return { name, value: Number(value.toFixed(3)), limit, cmp, status: met ? 'met' : 'NOT met', detail };
+}
+
+/** The issue-8 targets, each `{ name, value, limit, status }`. CPU-based figures are the noise-robust ones. */
+export function checkTargets(rows) {
+  const out = [];
+  for (const [mg, bare] of [['modelgate-express', 'bare-express'], ['modelgate-koa', 'bare-koa'], ['modelgate-node', 'bare-node']]) {
+    const limit = mg === 'modelgate-node' ? 0.8 : 0.9;
+    for (const scenario of ['chat', 'messages']) {
+      const m = find(rows, scenario, mg);
+      const b = find(rows, scenario, bare);
+      out.push(check(`${mg} ${scenario}: throughput vs ${bare} (by CPU/request)`, ratio(b?.cpuUsPerReq, m?.cpuUsPerReq), limit, '>='));
+      out.push(check(`${mg} ${scenario}: throughput vs ${bare} (measured req/s)`, ratio(m?.rps, b?.rps), limit, '>='));
+    }
+  }
+  const mgChat = find(rows, 'chat', 'modelgate-node');
+  const pkChat = find(rows, 'chat', 'portkey');
+  out.push(check('modelgate-node chat: throughput vs Portkey (by CPU/request)', ratio(pkChat?.cpuUsPerReq, mgChat?.cpuUsPerReq), 5, '>='));
+  out.push(check('modelgate-node chat: throughput vs Portkey (measured req/s)', ratio(mgChat?.rps, pkChat?.rps), 5, '>='));
+  for (const mg of ['modelgate-node', 'modelgate-express', 'modelgate-koa']) {
+    const s = find(rows, 'stream-5000', mg);
+    out.push(check(`${mg} stream-5000: CPU per event vs bare proxy`, s?.cpuPerEventXBare, 1.3, '<='));
+  }
+  const s = find(rows, 'stream-5000', 'modelgate-node');
+  out.push(check('modelgate-node stream-5000: events/s on one core (1e6 / CPU µs per event)', s ? 1e6 / s.cpuUsPerEvent : null, 150_000, '>='));
+  const t = find(rows, 'stream-5000-translated', 'modelgate-node');
+  out.push(check('modelgate-node: translated stream CPU per event vs passthrough', t?.cpuXCompare, 2, '<='));
+  const slow = find(rows, 'slow-streams', 'modelgate-node');
+  out.push(check('modelgate-node: memory per open stream vs bare proxy', slow?.memXBare, 1.1, '<='));
+  out.push(check('modelgate-node: first-event delay (p50) at 500 opening streams vs bare proxy', slow?.firstEventXBare, 1.2, '<='));
+  return out;
+}
+
+const f = (value, digits = 0) => (value === null || value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits));
+const x = (value) => (value === null || value === undefined || !Number.isFinite(value) ? '-' : `${value.toFixed(2)}×`);
+
+function table(headers, lines) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));
+  const fmt = (cells) => `| ${cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(' | ')} |`;
+  return [fmt(headers), `|${widths.map((w, i) => (i === 0 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`, ...lines.map(fmt)].join('\n');
+}
+
+/** The run as Markdown tables (also what `npm run bench` prints). */
+export function formatReport(rows, targets) {
+  const parts = [];
+  for (const [id, scenario] of Object.entries(SCENARIOS)) {
+    const these = rows.filter((r) => r.scenario === id);
+    if (these.length === 0) continue;
+    parts.push(`### ${scenario.label}${scenario.compare ? ` (compared with ${scenario.compare})` : ''}\n`);
+    const label = (r) => TARGETS[r.target].label;
+    if (scenario.type === 'load') {
+      parts.push(table(
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB', '× direct', '× bare', 'CPU × bare', ...(scenario.compare ? [`CPU × ${scenario.compare}`] : []), 'failed'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', ...(scenario.compare ? [''] : []), '']
+          : [label(r), f(r.rps), f(r.p50Ms), f(r.p99Ms), f(r.cpuUsPerReq), f(r.peakRssMB), x(r.rpsXDirect), x(r.rpsXBare), x(r.cpuXBare), ...(scenario.compare ? [x(r.cpuXCompare)] : []), r.failed]),
+      ));
+    } else if (scenario.type === 'stream') {
+      parts.push(table(
+        ['target', 'events/s', 'CPU µs/event', 'streams/s', 'TTFB p50 ms', 'TTFB added ms', 'peak RSS MB', '× direct', '× bare', 'CPU/event × bare', ...(scenario.compare ? [`CPU × ${scenario.compare}`] : []), 'failed'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', ...(scenario.compare ? [''] : []), '']
+          : [label(r), f(r.eventsPerSec), f(r.cpuUsPerEvent, 2), f(r.rps, 1), f(r.ttfbP50Ms, 2), f(r.ttfbAddedMs, 2), f(r.peakRssMB), x(r.eventsXDirect), x(r.eventsXBare), x(r.cpuPerEventXBare), ...(scenario.compare ? [x(r.cpuXCompare)] : []), r.failed]),
+      ));
+    } else {
+      parts.push(table(
+        ['target', 'streams', 'completed', 'KB per open stream', 'first event p50 ms', 'p99 ms', 'max ms', 'added p50 ms', 'mem × bare', 'first event × bare'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '']
+          : [label(r), r.streams, r.ok, f(r.memPerStreamKB, 1), f(r.firstEventP50Ms, 1), f(r.firstEventP99Ms, 1), f(r.firstEventMaxMs, 1), f(r.firstEventAddedMs, 1), x(r.memXBare), x(r.firstEventXBare)]),
+      ));
+    }
+    parts.push('');
+  }
+  parts.push('### Issue-8 targets\n');
+  parts.push(table(['target', 'value', 'limit', 'status'], targets.map((t) => [t.name, t.value ?? '-', t.limit === undefined ? '-' : `${t.cmp} ${t.limit}`, t.status])));
+  return parts.join('\n');
+}

@@ -1,0 +1,92 @@
+/**
+ * Streamed load: `connections` workers each request SSE streams back to
+ * back for `seconds`, counting the events that arrive (blank-line ends),
+ * the time to the first body byte and the whole-stream time, and checking
+ * every stream ends with its format's final event. Built on undici's
+ * `request`: it costs the client core little per event.
+ */
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+
+const LF = 0x0a;
+
+/** Counts event ends ("\n\n") in `chunk`; `lastWasLf` tells whether the previous chunk ended with "\n". */
+function countEnds(chunk, lastWasLf) {
+  let count = 0;
+  let i = chunk.indexOf(LF);
+  while (i !== -1) {
+    if (i > 0 ? chunk[i - 1] === LF : lastWasLf) count++;
+    i = chunk.indexOf(LF, i + 1);
+  }
+  return count;
+}
+
+/**
+ * One streamed request. Resolves with `{ ok, events, ttfbMs, firstEventMs, totalMs }`;
+ * `ok` is false on a non-200 status, a network error, or a stream that did
+ * not end with `endMarker`. `onFirstEvent` is called when the first whole event arrived.
+ */
+export async function streamOnce(pool, { path, headers, body, endMarker }, onFirstEvent) {
+  const start = performance.now();
+  let ttfbMs;
+  let firstEventMs;
+  let events = 0;
+  let lastWasLf = false;
+  let tail = '';
+  try {
+    const response = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body });
+    for await (const chunk of response.body) {
+      const now = performance.now();
+      ttfbMs ??= now - start;
+      events += countEnds(chunk, lastWasLf);
+      lastWasLf = chunk.length > 0 && chunk[chunk.length - 1] === LF;
+      if (events > 0 && firstEventMs === undefined) {
+        firstEventMs = now - start;
+        onFirstEvent?.();
+      }
+      tail = (tail + chunk.subarray(Math.max(0, chunk.length - 64)).toString('latin1')).slice(-64);
+    }
+    const ok = response.statusCode === 200 && tail.includes(endMarker);
+    return { ok, events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
+  } catch {
+    return { ok: false, events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
+  }
+}
+
+/** Percentile `p` (0..100) of `values` (sorted copy; NaN when empty). */
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * Back-to-back streams on `connections` connections for `seconds`. Resolves with
+ * `{ ok, failed, events, seconds, rps, eventsPerSec, p50Ms, p99Ms, ttfbP50Ms, ttfbP99Ms }`.
+ */
+export async function runStreams({ origin, request, connections, seconds }) {
+  const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
+  const results = [];
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) results.push(await streamOnce(pool, request));
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  const elapsed = (performance.now() - start) / 1000;
+  await pool.close();
+  const good = results.filter((r) => r.ok);
+  const events = good.reduce((sum, r) => sum + r.events, 0);
+  return {
+    ok: good.length,
+    failed: results.length - good.length,
+    events,
+    seconds: elapsed,
+    rps: good.length / elapsed,
+    eventsPerSec: events / elapsed,
+    p50Ms: percentile(good.map((r) => r.totalMs), 50),
+    p99Ms: percentile(good.map((r) => r.totalMs), 99),
+    ttfbP50Ms: percentile(good.map((r) => r.ttfbMs), 50),
+    ttfbP99Ms: percentile(good.map((r) => r.ttfbMs), 99),
+  };
+}

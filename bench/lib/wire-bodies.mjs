@@ -1,0 +1,78 @@
+/**
+ * The bytes the stub upstream answers with, built once: non-streamed JSON
+ * answers and SSE events in both wire formats (chat completions and
+ * messages), shaped like the recorded real streams (PROTOCOLS B.4, A.6).
+ */
+
+const CREATED = 1_700_000_000;
+
+/** Non-streamed chat-completions answer (about 450 bytes). */
+export const CHAT_JSON = Buffer.from(JSON.stringify({
+  id: 'chatcmpl-bench0000000000000000000000',
+  object: 'chat.completion',
+  created: CREATED,
+  model: 'gpt-bench',
+  choices: [{
+    index: 0,
+    message: { role: 'assistant', content: 'A short answer of about twenty tokens, like a typical small reply from a model.', refusal: null },
+    logprobs: null,
+    finish_reason: 'stop',
+  }],
+  usage: { prompt_tokens: 210, completion_tokens: 20, total_tokens: 230 },
+  system_fingerprint: 'fp_bench',
+}));
+
+/** Non-streamed messages answer (about 450 bytes). */
+export const MESSAGES_JSON = Buffer.from(JSON.stringify({
+  id: 'msg_bench000000000000000000',
+  type: 'message',
+  role: 'assistant',
+  model: 'vendora-sonnet-4-6',
+  content: [{ type: 'text', text: 'A short answer of about twenty tokens, like a typical small reply from a model.' }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 210, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 20 },
+}));
+
+const chatChunk = (delta, finish = null) => `data: ${JSON.stringify({
+  id: 'chatcmpl-bench0000000000000000000000',
+  object: 'chat.completion.chunk',
+  created: CREATED,
+  model: 'gpt-bench',
+  system_fingerprint: 'fp_bench',
+  choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+})}\n\n`;
+
+const namedEvent = (data) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * One stream's parts: `head` (sent first), `body` (repeated for the middle
+ * events), `tail` (sent last). `total(n)` is the number of SSE events a
+ * stream with `n` body events carries, as a client counts blank-line ends.
+ */
+export const CHAT_STREAM = {
+  head: Buffer.from(chatChunk({ role: 'assistant', content: '', refusal: null })),
+  body: Buffer.from(chatChunk({ content: ' token' })),
+  tail: Buffer.from(chatChunk({}, 'stop') + 'data: [DONE]\n\n'),
+  endMarker: '[DONE]',
+};
+
+export const MESSAGES_STREAM = {
+  head: Buffer.from(
+    namedEvent({
+      type: 'message_start',
+      message: {
+        id: 'msg_bench000000000000000000', type: 'message', role: 'assistant', model: 'vendora-haiku-4-5', content: [],
+        stop_reason: null, stop_sequence: null,
+        usage: { input_tokens: 210, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+      },
+    }) + namedEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  ),
+  body: Buffer.from(namedEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' token' } })),
+  tail: Buffer.from(
+    namedEvent({ type: 'content_block_stop', index: 0 })
+    + namedEvent({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5000 } })
+    + namedEvent({ type: 'message_stop' }),
+  ),
+  endMarker: 'message_stop',
+};

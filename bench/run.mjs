@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench [-- options]`: measures modelgate side by side with the
+ * direct upstream, bare proxies and Portkey's gateway in one run, prints
+ * the tables and writes `bench/results/latest.json`.
+ *
+ * Options:
+ *   --full              the long profile (the figures in BENCHMARKS.md)
+ *   --smoke             a few seconds, three targets (used by the tests)
+ *   --out <file>        where to write the JSON (default bench/results/latest.json)
+ *   --targets a,b       only these targets; --scenarios a,b  only these scenarios
+ *   --no-peers          do not install or run Portkey
+ *   --no-pin            do not pin processes to cores
+ *   --cpu-prof          run the servers under test with `node --cpu-prof` (profiles in bench/results/profiles/)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ensureDist } from './lib/build-dist.mjs';
+import { addressFor, SCENARIOS, TARGETS } from './lib/matrix.mjs';
+import { runCase } from './lib/measure.mjs';
+import { ensurePortkey, freePort, installedPortkeyVersion, portkeyArgs } from './lib/peers.mjs';
+import { canPin, pin, startServer } from './lib/processes.mjs';
+import { loadAverage } from './lib/proc-stats.mjs';
+import { PROFILES } from './lib/profiles.mjs';
+import { addRatios, checkTargets, formatReport } from './lib/report.mjs';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(BENCH, '..');
+const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+
+const { values: args } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    targets: { type: 'string' },
+    scenarios: { type: 'string' },
+    'no-peers': { type: 'boolean', default: false },
+    'no-pin': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'boolean', default: false },
+  },
+});
+
+const profileName = args.smoke ? 'smoke' : args.full ? 'full' : 'quick';
+const profile = PROFILES[profileName];
+const onlyTargets = args.targets?.split(',') ?? profile.targets;
+const onlyScenarios = args.scenarios?.split(',') ?? profile.scenarios;
+const peers = !args['no-peers'] && profileName !== 'smoke';
+const pinning = !args['no-pin'] && canPin();
+const SERVER_CORE = 0;
+const CLIENT_CORE = 1;
+
+/** The (target, scenario) pairs of this run, grouped by target in TARGETS order. */
+function plan() {
+  const byTarget = new Map();
+  for (const [scenarioId, scenario] of Object.entries(SCENARIOS)) {
+    if (onlyScenarios && !onlyScenarios.includes(scenarioId)) continue;
+    if (profile.skip.includes(scenarioId)) continue;
+    for (const targetId of scenario.targets) {
+      if (onlyTargets && !onlyTargets.includes(targetId)) continue;
+      if (profile.skip.includes(`${targetId}:${scenarioId}`)) continue;
+      if (TARGETS[targetId].kind === 'portkey' && !peers) continue;
+      if (!byTarget.has(targetId)) byTarget.set(targetId, []);
+      byTarget.get(targetId).push(scenarioId);
+    }
+  }
+  return Object.keys(TARGETS).filter((id) => byTarget.has(id)).map((id) => [id, byTarget.get(id)]);
+}
+
+async function startTarget(targetId, stubOrigin, portkey) {
+  const target = TARGETS[targetId];
+  const prof = args['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(BENCH, 'results', 'profiles'), '--cpu-prof-name', `${targetId}-${Date.now()}.cpuprofile`] : [];
+  if (target.kind === 'portkey') {
+    if (portkey.error) throw new Error(portkey.error);
+    const port = await freePort();
+    return startServer({
+      args: [...prof, ...portkeyArgs(portkey.entry, port, { shim: target.shim === true })],
+      env: { NODE_ENV: 'production' },
+      core: SERVER_CORE, pinning, portPattern: /localhost:(\d+)/,
+    });
+  }
+  return startServer({ args: [...prof, join(BENCH, target.script)], env: { PORT: '0', STUB: stubOrigin, ...target.env }, core: SERVER_CORE, pinning });
+}
+
+async function main() {
+  const started = Date.now();
+  pin(process.pid, CLIENT_CORE, pinning);
+  log(`profile ${profileName}; pinning ${pinning ? `server → core ${SERVER_CORE}, stub + load → core ${CLIENT_CORE}` : 'off'}`);
+  log(await ensureDist(ROOT, { log }));
+  const stub = await startServer({ args: [join(BENCH, 'servers/stub-upstream.mjs')], env: { PORT: '0' }, core: CLIENT_CORE, pinning });
+  const stubOrigin = `http://127.0.0.1:${stub.port}`;
+  const portkey = peers ? await ensurePortkey({ install: true }) : { error: 'skipped (--no-peers)' };
+  if (portkey.error && peers) log(`Portkey: ${portkey.error}`);
+  const loadBefore = loadAverage();
+  const rows = [];
+  try {
+    for (const [targetId, scenarioIds] of plan()) {
+      let server;
+      try {
+        server = await startTarget(targetId, stubOrigin, portkey);
+      } catch (error) {
+        for (const scenario of scenarioIds) rows.push({ target: targetId, scenario, error: String(error.message).split('\n')[0] });
+        log(`${targetId}: not started: ${error.message.split('\n')[0]}`);
+        continue;
+      }
+      const origin = `http://127.0.0.1:${server.port}`;
+      for (const scenarioId of scenarioIds) {
+        const scenario = SCENARIOS[scenarioId];
+        const events = profile.slow.events;
+        const prefix = typeof scenario.prefix === 'function' ? scenario.prefix(events) : scenario.prefix;
+        const address = addressFor(TARGETS[targetId], scenario, { stubOrigin, prefix });
+        try {
+          const figures = await runCase({ server, origin, address, scenario, profiles: profile });
+          const clientBound = figures.cores?.[CLIENT_CORE] > 0.95 && figures.cores?.[SERVER_CORE] < 0.85;
+          rows.push({ target: targetId, scenario: scenarioId, ...figures, ...(clientBound ? { clientBound } : {}) });
+          log(`${targetId} / ${scenarioId}: ${summary(figures)}`);
+        } catch (error) {
+          rows.push({ target: targetId, scenario: scenarioId, error: String(error.message ?? error).split('\n')[0] });
+          log(`${targetId} / ${scenarioId}: failed: ${error.message ?? error}`);
+        }
+      }
+      await server.stop();
+    }
+  } finally {
+    await stub.stop();
+  }
+  addRatios(rows);
+  const targets = checkTargets(rows);
+  const report = formatReport(rows, targets);
+  process.stdout.write(`${report}\n`);
+  const out = args.out ?? join(BENCH, 'results', 'latest.json');
+  mkdirSync(dirname(out), { recursive: true });
+  const meta = {
+    date: new Date().toISOString(), profile: profileName, seconds: Math.round((Date.now() - started) / 1000),
+    node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memoryGB: Math.round(totalmem() / 2 ** 30),
+    pinning, loadGenerator: 'autocannon 8 (non-streamed), undici stream client (streams)',
+    loadAverage: { before: loadBefore, after: loadAverage() }, portkey: installedPortkeyVersion() ?? null,
+    settings: profile,
+  };
+  writeFileSync(out, `${JSON.stringify({ meta, rows, targets }, null, 2)}\n`);
+  log(`wrote ${out} in ${meta.seconds} s (load average ${meta.loadAverage.before} → ${meta.loadAverage.after})`);
+}
+
+function summary(r) {
+  if (r.memPerStreamKB !== undefined) return `${r.ok}/${r.streams} complete, ${r.memPerStreamKB.toFixed(1)} KB/stream, first event p50 ${r.firstEventP50Ms?.toFixed(1)} ms`;
+  if (r.eventsPerSec !== undefined) return `${Math.round(r.eventsPerSec)} events/s, ${r.cpuUsPerEvent.toFixed(2)} µs/event, ttfb ${r.ttfbP50Ms?.toFixed(2)} ms, failed ${r.failed}`;
+  return `${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req, p50 ${r.p50Ms} ms, failed ${r.failed}, cores ${r.cores.map((c) => c.toFixed(2)).join('/')}`;
+}
+
+main().catch((error) => {
+  log(error.stack ?? String(error));
+  process.exitCode = 1;
+});

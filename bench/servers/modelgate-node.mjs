@@ -1,0 +1,11 @@
+/** modelgate on plain node:http (`createNodeHandler` from `dist/node.js`). */
+import { createServer } from 'node:http';
+import { createGateway, createNodeHandler } from '../../dist/node.js';
+import { announce } from './announce.mjs';
+import { gatewayOptions } from './modelgate-options.mjs';
+
+const gateway = createGateway(gatewayOptions());
+const server = createServer({ keepAliveTimeout: 60_000 }, createNodeHandler(gateway));
+server.headersTimeout = 0;
+server.requestTimeout = 0;
+announce(server, Number(process.env.PORT ?? 0), () => gateway.close());

@@ -1,0 +1,31 @@
+/**
+ * The gateway configuration every modelgate bench server uses (built code
+ * from `dist/`): one key, and routes that send each bench model to the stub
+ * path that gives the wanted answer.
+ *
+ *   gpt-bench            chat upstream, JSON answer (passthrough)
+ *   gpt-bench-s<N>       chat upstream, fast stream of N events (N in STREAM_SIZES)
+ *   gpt-bench-slow<N>    chat upstream, N events, one per 100 ms (N in SLOW_SIZES)
+ *   vendora-sonnet-4-6   messages upstream, JSON answer (messages passthrough; chat → translated)
+ *   vendora-opus-4-6     messages upstream, fast stream of 50 events (chat → translated)
+ *   vendora-haiku-4-5    messages upstream, fast stream of 5,000 events (chat → translated)
+ */
+import { messagesUpstream, openAICompatible } from '../../dist/index.js';
+
+export const BENCH_KEY = 'sk-bench';
+export const STREAM_SIZES = [50, 5000];
+export const SLOW_SIZES = [3, 30, 50];
+export const TRANSLATED_STREAMS = { 'vendora-opus-4-6': 50, 'vendora-haiku-4-5': 5000 };
+
+export function gatewayOptions(stub = process.env.STUB) {
+  const chat = (prefix) => openAICompatible({ baseURL: `${stub}${prefix}/v1`, apiKey: 'sk-upstream', name: 'stub-chat' });
+  const messages = (prefix) => messagesUpstream({ baseURL: `${stub}${prefix}`, apiKey: 'sk-upstream', name: 'stub-messages' });
+  const routes = [
+    { match: 'gpt-bench', upstream: chat('') },
+    ...STREAM_SIZES.map((n) => ({ match: `gpt-bench-s${n}`, upstream: chat(`/sse/${n}/0`) })),
+    ...SLOW_SIZES.map((n) => ({ match: `gpt-bench-slow${n}`, upstream: chat(`/sse/${n}/100`) })),
+    { match: 'vendora-sonnet-4-6', upstream: messages('') },
+    ...Object.entries(TRANSLATED_STREAMS).map(([model, n]) => ({ match: model, upstream: messages(`/sse/${n}/0`) })),
+  ];
+  return { auth: { keys: [BENCH_KEY] }, routes };
+}

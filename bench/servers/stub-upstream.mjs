@@ -1,0 +1,99 @@
+/**
+ * The stub upstream: a node:http server that answers both wire formats as
+ * cheaply as possible, so that it is never what a benchmark measures.
+ *
+ * Path decides the answer (the body is drained, never parsed):
+ *   [/sse/<events>/<intervalMs>]/v1/chat/completions   chat format
+ *   [/sse/<events>/<intervalMs>]/v1/messages           messages format
+ * Without the `/sse/...` prefix the answer is one JSON body. With it, an SSE
+ * stream of `<events>` content events (plus the format's opening and closing
+ * events); interval 0 writes them as fast as the socket takes them, in
+ * batches of 16 events per write (a fast real upstream's packets also carry
+ * several events), otherwise one event every `<intervalMs>` ms.
+ *
+ * Run as a process: `PORT=0 node bench/servers/stub-upstream.mjs` (prints `PORT <n>`).
+ */
+import { createServer } from 'node:http';
+import { CHAT_JSON, CHAT_STREAM, MESSAGES_JSON, MESSAGES_STREAM } from '../lib/wire-bodies.mjs';
+import { announce } from './announce.mjs';
+
+const BATCH = 16;
+const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': 'req_stub' };
+const batches = new Map([CHAT_STREAM, MESSAGES_STREAM].map((s) => [s, Buffer.concat(Array(BATCH).fill(s.body))]));
+
+function parsePath(url) {
+  let rest = url;
+  let events = 0;
+  let intervalMs = 0;
+  const prefix = /^\/sse\/(\d+)\/(\d+)(\/.*)$/.exec(url);
+  if (prefix) {
+    events = Number(prefix[1]);
+    intervalMs = Number(prefix[2]);
+    rest = prefix[3];
+  }
+  const q = rest.indexOf('?');
+  if (q !== -1) rest = rest.slice(0, q);
+  const format = rest.endsWith('/chat/completions') ? 'chat' : rest.endsWith('/messages') ? 'messages' : undefined;
+  return { format, stream: prefix !== null, events, intervalMs };
+}
+
+function fastStream(res, parts, events) {
+  let left = events;
+  const batch = batches.get(parts);
+  res.write(parts.head);
+  const pump = () => {
+    while (left > 0 && !res.destroyed) {
+      const n = Math.min(BATCH, left);
+      left -= n;
+      const chunk = n === BATCH ? batch : batch.subarray(0, n * parts.body.length);
+      if (!res.write(chunk)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!res.destroyed) res.end(parts.tail);
+  };
+  // Let the head leave on its own, like a real upstream's first event.
+  setImmediate(pump);
+}
+
+function slowStream(res, parts, events, intervalMs) {
+  let left = events;
+  res.write(parts.head);
+  const timer = setInterval(() => {
+    if (res.destroyed) return clearInterval(timer);
+    if (left-- > 0) res.write(parts.body);
+    else {
+      clearInterval(timer);
+      res.end(parts.tail);
+    }
+  }, intervalMs);
+  res.once('close', () => clearInterval(timer));
+}
+
+function answer(req, res) {
+  const { format, stream, events, intervalMs } = parsePath(req.url ?? '/');
+  if (format === undefined) {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end('{"error":{"message":"stub: unknown path","type":"invalid_request_error","param":null,"code":null}}');
+    return;
+  }
+  if (!stream) {
+    const body = format === 'chat' ? CHAT_JSON : MESSAGES_JSON;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length, 'x-request-id': 'req_stub' });
+    res.end(body);
+    return;
+  }
+  res.writeHead(200, SSE_HEAD);
+  const parts = format === 'chat' ? CHAT_STREAM : MESSAGES_STREAM;
+  if (intervalMs === 0) fastStream(res, parts, events);
+  else slowStream(res, parts, events, intervalMs);
+}
+
+const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+  req.on('data', () => {});
+  req.on('end', () => answer(req, res));
+});
+server.headersTimeout = 0;
+server.requestTimeout = 0;
+announce(server, Number(process.env.PORT ?? 0));
