@@ -14,7 +14,7 @@
  * | `user` (or `safety_identifier`) | `metadata.user_id` |
  * | `tools`, `tool_choice`, `parallel_tool_calls` | `tools`, `tool_choice` (`convertChatTools`) |
  * | `reasoning_effort` | `thinking` (`mapReasoningEffort`) |
- * | `response_format` | system instruction + prefill, or `output_config` (`mapResponseFormat`) |
+ * | `response_format` | `json_object`: instruction + forced JSON tool; `json_schema`: `output_config` (`mapResponseFormat`) |
  * | `service_tier` `auto` / `default` | `auto` / `standard_only` |
  * | `stream` | `stream` (`stream_options` is read by the stream translator) |
  * | `n` | not sent: the gateway fans out `n > 1` |
@@ -56,7 +56,7 @@ export interface ChatToMessagesRequestOptions {
   dropUnsupportedParams?: boolean;
   /** Thinking budgets per `reasoning_effort` level. Default {@link DEFAULT_REASONING_BUDGETS}. */
   reasoningBudgets?: Partial<ReasoningBudgets>;
-  /** `json_object` emulation. Default `'prefill'` (see `mapResponseFormat`). */
+  /** `json_object` emulation. Default `'tool'` (see `mapResponseFormat`). */
   jsonMode?: JsonMode;
 }
 
@@ -66,8 +66,10 @@ export interface ChatToMessagesRequestResult {
   /** One line per dropped field or hint. */
   warnings: string[];
   /**
-   * Set when the answer was prefilled (`json_object`): pass it to
-   * `messagesToChatResponse` / `createMessagesToChatStream` as `jsonPrefill`.
+   * Set when the answer was prefilled (`json_object` with `jsonMode:
+   * 'prefill'`): pass it to `messagesToChatResponse` /
+   * `createMessagesToChatStream` as `jsonPrefill`. (The default forced JSON
+   * tool needs nothing passed: the response translators recognise it.)
    */
   jsonPrefill?: string;
 }
@@ -161,8 +163,13 @@ export function chatToMessagesRequest(
 
   const out: MessagesRequest = { model: options.upstreamModel, max_tokens: reasoning.maxTokens, messages: format.messages };
   if (format.system.length > 0) out.system = format.system;
-  if (tools.tools) out.tools = tools.tools;
-  if (tools.tool_choice) out.tool_choice = tools.tool_choice;
+  if (format.jsonTool) {
+    out.tools = [format.jsonTool.tool];
+    out.tool_choice = format.jsonTool.choice;
+  } else {
+    if (tools.tools) out.tools = tools.tools;
+    if (tools.tool_choice) out.tool_choice = tools.tool_choice;
+  }
   if (reasoning.thinking) out.thinking = reasoning.thinking;
   if (format.outputConfig) out.output_config = format.outputConfig;
 

@@ -15,6 +15,7 @@
 import type { ChatCompletionRequest } from '../schemas/chat.js';
 import type { MessagesCustomTool, MessagesToolChoice } from '../schemas/messages.js';
 import { toCacheControl } from './convert-chat-content.js';
+import { JSON_TOOL_NAME } from './map-response-format.js';
 import { type ParamPolicy, invalidParam } from './param-policy.js';
 
 /** Result of {@link convertChatTools}; keys are absent when there is nothing to send. */
@@ -33,6 +34,9 @@ function convertTools(tools: ChatTools, policy: ParamPolicy): MessagesCustomTool
       return;
     }
     const fn = tool.function;
+    if (fn.name === JSON_TOOL_NAME) {
+      throw invalidParam(`tools.${i}.function.name`, `The tool name \`${JSON_TOOL_NAME}\` is reserved by the gateway.`);
+    }
     const schema = fn.parameters ?? { type: 'object', properties: {} };
     if (schema.type !== 'object') {
       throw invalidParam(`tools.${i}.function.parameters`, `\`tools.${i}.function.parameters\` must be a JSON Schema with "type": "object".`);

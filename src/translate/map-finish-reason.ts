@@ -78,3 +78,12 @@ export function mapFinishReason(finishReason: string | null | undefined): StopRe
     }
   }
 }
+
+/**
+ * `mapStopReason`, except that a stop for the forced JSON tool alone (no
+ * caller tool was called) is an ordinary `stop`.
+ */
+export function finishReasonOf(stopReason: string | null | undefined, callerToolCalls: number): FinishReason {
+  const reason = mapStopReason(stopReason);
+  return reason === 'tool_calls' && callerToolCalls === 0 ? 'stop' : reason;
+}

@@ -5,7 +5,7 @@
  * | messages | chat |
  * |---|---|
  * | `text` blocks | `message.content` (joined; `null` when there are none) |
- * | `tool_use` blocks | `message.tool_calls` (`arguments` = JSON string of `input`) |
+ * | `tool_use` blocks | `message.tool_calls` (`arguments` = JSON string of `input`); the forced JSON tool of `json_object` → `content` |
  * | `thinking` blocks | `message.reasoning_content` (joined), never in `content` |
  * | `thinking` / `redacted_thinking` blocks | `message.thinking_blocks` (extension, with signatures, to send back on the next turn) |
  * | `stop_reason` | `finish_reason` (`mapStopReason`) |
@@ -15,8 +15,8 @@
  * through chat, so they are not expected; if present they are skipped.
  */
 import type { ChatCompletion, ChatToolCall, MessagesResponse } from '../schemas/index.js';
-import { mapStopReason } from './map-finish-reason.js';
-import { reattachPrefill } from './map-response-format.js';
+import { finishReasonOf } from './map-finish-reason.js';
+import { JSON_TOOL_NAME, reattachPrefill } from './map-response-format.js';
 import { messagesUsageToChat } from './map-usage.js';
 
 /** Options of {@link messagesToChatResponse}. */
@@ -55,7 +55,9 @@ export function messagesToChatResponse(response: MessagesResponse, options: Mess
         thinkingBlocks.push({ type: 'redacted_thinking', data: block.data });
         break;
       case 'tool_use':
-        toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } });
+        // The forced tool of the `json_object` emulation: its input is the answer.
+        if (block.name === JSON_TOOL_NAME) texts.push(JSON.stringify(block.input));
+        else toolCalls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } });
         break;
       default:
         break;
@@ -74,7 +76,7 @@ export function messagesToChatResponse(response: MessagesResponse, options: Mess
     object: 'chat.completion',
     created: options.created ?? Math.floor(Date.now() / 1000),
     model: options.model,
-    choices: [{ index: 0, message, logprobs: null, finish_reason: mapStopReason(response.stop_reason) }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasonOf(response.stop_reason, toolCalls.length) }],
     usage: messagesUsageToChat(response.usage),
   };
 }

@@ -11,11 +11,12 @@
  * | `content_block_start` thinking | `{reasoning_content: ''}` |
  * | `text_delta` | `{content}` |
  * | `input_json_delta` | `{tool_calls:[{index:k, function:{arguments}}]}` on the block's own k (empty fragments are skipped) |
+ * | forced JSON tool of `json_object` (start, `input_json_delta`) | `{content}`: the object streams as the answer text; its `tool_use` stop is `stop` |
  * | `thinking_delta` | `{reasoning_content}` |
  * | `signature_delta` | extension `{thinking_blocks:[{type:'thinking', thinking, signature}]}`: the whole signed block, to send back |
  * | `content_block_start` redacted_thinking | extension `{thinking_blocks:[{type:'redacted_thinking', data}]}` |
  * | `citations_delta`, `content_block_stop`, `ping` | nothing |
- * | `message_delta` | `{}` with `finish_reason` (`mapStopReason`) |
+ * | `message_delta` | `{}` with `finish_reason` (`finishReasonOf`) |
  * | `message_stop` | the usage chunk (`choices: []`) when `includeUsage`, then `[DONE]` |
  * | `error` | `data: {"error":{...}}`, then nothing more |
  *
@@ -26,8 +27,8 @@ import { GatewayError } from '../errors.js';
 import type { ChatCompletionChunk, ChatUsage } from '../schemas/index.js';
 import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
 import { CHAT_DONE, encodeChatChunk, encodeStreamError } from '../sse/format-sse.js';
-import { mapStopReason } from './map-finish-reason.js';
-import { reattachPrefill } from './map-response-format.js';
+import { type FinishReason, finishReasonOf } from './map-finish-reason.js';
+import { JSON_TOOL_NAME, reattachPrefill } from './map-response-format.js';
 import { type MessagesUsageCounts, messagesUsageToChat } from './map-usage.js';
 import { type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
 
@@ -62,6 +63,7 @@ class MessagesToChatStream implements TextStreamTransform {
   private finished = false;
   private readonly toolIndexByBlock = new Map<number, number>();
   private readonly thinkingByBlock = new Map<number, string>();
+  private readonly jsonBlocks = new Set<number>();
   private usage: MessagesUsageCounts = {};
   private prefillPending: string | undefined;
 
@@ -94,7 +96,7 @@ class MessagesToChatStream implements TextStreamTransform {
         this.addUsage(data.usage);
         const stopReason = (data.delta as Json | undefined)?.stop_reason;
         this.finished = true;
-        yield this.chunk(this.withRole({}, null), mapStopReason(typeof stopReason === 'string' ? stopReason : null));
+        yield this.chunk(this.withRole({}, null), finishReasonOf(typeof stopReason === 'string' ? stopReason : null, this.toolIndexByBlock.size));
         return;
       }
       case 'message_stop':
@@ -128,11 +130,17 @@ class MessagesToChatStream implements TextStreamTransform {
         return;
       }
       case 'tool_use': {
-        const k = this.toolIndexByBlock.size;
-        this.toolIndexByBlock.set(index, k);
         // Streams start with `input: {}` and send the JSON as deltas; a non-empty start input is sent at once.
         const input = block.input as Json | undefined;
         const args = input && Object.keys(input).length > 0 ? JSON.stringify(input) : '';
+        if (block.name === JSON_TOOL_NAME) {
+          // The forced tool of the `json_object` emulation: its input streams as the answer text.
+          this.jsonBlocks.add(index);
+          yield this.chunk(this.withRole({ content: args }, ''));
+          return;
+        }
+        const k = this.toolIndexByBlock.size;
+        this.toolIndexByBlock.set(index, k);
         const call = { index: k, id: str(block.id), type: 'function' as const, function: { name: str(block.name), arguments: args } };
         yield this.chunk(this.withRole({ tool_calls: [call] }, null));
         return;
@@ -161,7 +169,9 @@ class MessagesToChatStream implements TextStreamTransform {
       case 'input_json_delta': {
         const k = this.toolIndexByBlock.get(index);
         const fragment = str(delta.partial_json);
-        if (k !== undefined && fragment !== '') yield this.chunk({ tool_calls: [{ index: k, function: { arguments: fragment } }] });
+        if (fragment === '') return;
+        if (this.jsonBlocks.has(index)) yield this.chunk({ content: fragment });
+        else if (k !== undefined) yield this.chunk({ tool_calls: [{ index: k, function: { arguments: fragment } }] });
         return;
       }
       case 'thinking_delta': {
@@ -213,7 +223,7 @@ class MessagesToChatStream implements TextStreamTransform {
     return { role: 'assistant', content, ...delta, refusal: null };
   }
 
-  private chunk(delta: Delta, finishReason: ReturnType<typeof mapStopReason> | null = null): string {
+  private chunk(delta: Delta, finishReason: FinishReason | null = null): string {
     return encodeChatChunk(this.envelope([{ index: this.options.index ?? 0, delta, logprobs: null, finish_reason: finishReason }]));
   }
 

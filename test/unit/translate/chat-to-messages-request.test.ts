@@ -7,7 +7,7 @@ import {
   DEFAULT_MAX_TOKENS,
   chatToMessagesRequest,
 } from '../../../src/translate/chat-to-messages-request.js';
-import { JSON_OBJECT_INSTRUCTION } from '../../../src/translate/map-response-format.js';
+import { JSON_OBJECT_INSTRUCTION, JSON_TOOL_NAME } from '../../../src/translate/map-response-format.js';
 
 function model(id: string): ModelEntry {
   const entry = DEFAULT_CATALOG.get(id);
@@ -441,22 +441,40 @@ describe('chatToMessagesRequest: reasoning_effort', () => {
 describe('chatToMessagesRequest: response_format', () => {
   const user = [{ role: 'user', content: 'List three colours' }];
 
-  it('json_object: instruction in system plus a { prefill to re-attach', () => {
+  it('json_object: instruction in system plus the forced JSON tool', () => {
     const result = translate({ messages: [{ role: 'system', content: 'Be brief.' }, ...user], response_format: { type: 'json_object' } });
     expect(result.request.system).toEqual([{ type: 'text', text: 'Be brief.' }, { type: 'text', text: JSON_OBJECT_INSTRUCTION }]);
-    expect(result.request.messages.at(-1)).toEqual({ role: 'assistant', content: '{' });
-    expect(result.jsonPrefill).toBe('{');
+    expect(result.request.tools).toEqual([expect.objectContaining({ name: JSON_TOOL_NAME, input_schema: { type: 'object' } })]);
+    expect(result.request.tool_choice).toEqual({ type: 'tool', name: JSON_TOOL_NAME });
+    expect(result.request.messages.at(-1)?.role).toBe('user');
+    expect(result.jsonPrefill).toBeUndefined();
   });
 
-  it('json_object without prefill when thinking or tools are on, or when asked', () => {
+  it('json_object: instruction only when thinking or the caller\'s tools are on', () => {
     const thinking = translate({ messages: user, response_format: { type: 'json_object' }, reasoning_effort: 'low' });
-    expect(thinking.jsonPrefill).toBeUndefined();
-    expect(thinking.request.messages.at(-1)?.role).toBe('user');
+    expect(thinking.request.tools).toBeUndefined();
+    expect(thinking.request.tool_choice).toBeUndefined();
+    expect(thinking.request.system).toEqual([{ type: 'text', text: JSON_OBJECT_INSTRUCTION }]);
     const tools = translate({ messages: user, response_format: { type: 'json_object' }, tools: [{ type: 'function', function: { name: 'f' } }] });
-    expect(tools.jsonPrefill).toBeUndefined();
+    expect(tools.request.tools?.map((tool) => tool.name)).toEqual(['f']);
+    expect(tools.request.system).toEqual([{ type: 'text', text: JSON_OBJECT_INSTRUCTION }]);
+  });
+
+  it('json_object with jsonMode prefill: a { prefill to re-attach; instruction mode adds nothing else', () => {
+    const prefill = translate({ messages: user, response_format: { type: 'json_object' } }, { jsonMode: 'prefill' });
+    expect(prefill.request.messages.at(-1)).toEqual({ role: 'assistant', content: '{' });
+    expect(prefill.request.tools).toBeUndefined();
+    expect(prefill.jsonPrefill).toBe('{');
+    const noPrefill = translate({ messages: user, response_format: { type: 'json_object' }, reasoning_effort: 'low' }, { jsonMode: 'prefill' });
+    expect(noPrefill.jsonPrefill).toBeUndefined();
     const instruction = translate({ messages: user, response_format: { type: 'json_object' } }, { jsonMode: 'instruction' });
     expect(instruction.jsonPrefill).toBeUndefined();
+    expect(instruction.request.tools).toBeUndefined();
     expect(instruction.request.system).toEqual([{ type: 'text', text: JSON_OBJECT_INSTRUCTION }]);
+  });
+
+  it('the JSON tool name is reserved', () => {
+    expect(failure(() => translate({ messages: user, tools: [{ type: 'function', function: { name: JSON_TOOL_NAME } }] })).param).toBe('tools.0.function.name');
   });
 
   it('json_schema → output_config.format', () => {
