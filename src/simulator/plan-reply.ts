@@ -50,6 +50,11 @@ export interface ReplyRequest {
   stopSequences: readonly string[];
   /** Structured output (chat `response_format`). */
   json?: { schema?: unknown };
+  /**
+   * Text of a final assistant turn the reply continues (prefill). A prefill
+   * ending in `{` is continued as a JSON object.
+   */
+  prefill?: string;
   /** Prefix of tool-call ids: `toolu_` or `call_`. */
   toolIdPrefix: string;
 }
@@ -119,7 +124,20 @@ function composeReplyText(request: ReplyRequest, calling: readonly ToolSpec[], q
     const value = request.json.schema === undefined ? { answer: composeAnswer(random, quote) } : composeJsonValue(request.json.schema, { message: request.userText, random });
     return JSON.stringify(value);
   }
+  // Continue a `{` prefill as the rest of a JSON object.
+  if (request.prefill?.trimEnd().endsWith('{')) return JSON.stringify({ answer: composeAnswer(random, quote) }).slice(1);
   return request.toolResult ? composeToolResultAnswer(random, request.toolResult) : composeAnswer(random, quote);
+}
+
+/**
+ * A free-form object schema (`{type: 'object'}` without `properties`, as
+ * used to get "any JSON object" out of a forced tool) gets the answer in an
+ * `answer` key. An explicit empty `properties` is a tool without arguments.
+ */
+function isFreeForm(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  const { properties, additionalProperties } = schema as { properties?: unknown; additionalProperties?: unknown };
+  return properties === undefined && additionalProperties !== false;
 }
 
 /** Plans the reply to `request`; same request, same plan. */
@@ -160,7 +178,9 @@ export function planReply(request: ReplyRequest): ReplyPlan {
 
   const random = createRandom(request.seed ^ 0x7001);
   for (const tool of calling) {
-    const input = composeToolInput(tool.schema, { message: request.userText, random, toolName: tool.name });
+    const input = isFreeForm(tool.schema)
+      ? { answer: composeAnswer(createRandom(request.seed), quote) }
+      : composeToolInput(tool.schema, { message: request.userText, random, toolName: tool.name });
     const json = JSON.stringify(input);
     const id = `${request.toolIdPrefix}${randomToken(createRandom(hashString(tool.name, request.seed)), 24)}`;
     const piece = truncateToTokens(json, budget);

@@ -90,6 +90,8 @@ export function readMessagesRequest(request: MessagesRequest, entry: ModelEntry)
   }
 
   const toolChoice = readToolChoice(request.tool_choice);
+  const last = messages[messages.length - 1];
+  const prefill = last?.role === 'assistant' ? textOf(blocksOf(last)) : undefined;
   const format = request.output_config?.format;
   return {
     seed: seedOfMessagesRequest(request),
@@ -103,6 +105,7 @@ export function readMessagesRequest(request: MessagesRequest, entry: ModelEntry)
     maxTokens: request.max_tokens,
     stopSequences: request.stop_sequences ?? [],
     ...(format ? { json: { schema: format.schema } } : {}),
+    ...(prefill ? { prefill } : {}),
     toolIdPrefix: 'toolu_',
   };
 }

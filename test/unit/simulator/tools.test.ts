@@ -142,6 +142,23 @@ describe('messages face: tools', () => {
     expect(textOf(message)).toContain('4 degrees and light snow');
   });
 
+  it('answers a forced free-form object tool with an answer key, a no-argument tool with {}', async () => {
+    const anyObject = { name: 'json_out', input_schema: { type: 'object' } };
+    const noArgs = { name: 'ping', input_schema: { type: 'object', properties: {} } };
+    const free = asMessage(await send(sim.upstreams.messages, 'messages', ask('Give me JSON about owls', { tools: [anyObject], tool_choice: { type: 'tool', name: 'json_out' } })));
+    const block = free.content[0];
+    expect(block?.type === 'tool_use' && String(block.input.answer)).toContain('Give me JSON about owls');
+    const none = asMessage(await send(sim.upstreams.messages, 'messages', ask('x', { tools: [noArgs], tool_choice: { type: 'tool', name: 'ping' } })));
+    expect(none.content[0]?.type === 'tool_use' && none.content[0].input).toEqual({});
+  });
+
+  it('continues a { prefill as the rest of a JSON object', async () => {
+    const body = ask('x', { messages: [{ role: 'user', content: 'Describe owls as JSON' }, { role: 'assistant', content: '{' }] });
+    const message = asMessage(await send(sim.upstreams.messages, 'messages', body));
+    const value = JSON.parse(`{${textOf(message)}`) as { answer: string };
+    expect(value.answer).toContain('Describe owls as JSON');
+  });
+
   it('400 when tool_choice names a tool that is not defined', async () => {
     const answer = await send(sim.upstreams.messages, 'messages', ask('x', { tools: [weather], tool_choice: { type: 'tool', name: 'missing' } }));
     expect(answer.status).toBe(400);
