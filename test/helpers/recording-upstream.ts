@@ -12,7 +12,7 @@ export interface RecordedCall {
   startedAt: number;
   /** When the body iteration finished (completed or stopped). */
   endedAt?: number;
-  /** True when the body was read to its end. */
+  /** True when the body carried its terminating event (`message_stop` or `[DONE]`): the answer was written in full. */
   completed: boolean;
   /** When the call's signal aborted. */
   abortedAt?: number;
@@ -22,10 +22,17 @@ export interface RecordingUpstream extends Upstream {
   readonly calls: RecordedCall[];
 }
 
+/** A stream ends early without error when its upstream is stopped, so completion is read from the last event. */
+const TERMINATOR = /event: message_stop|data: \[DONE\]/;
+
 async function* watch(body: AsyncIterable<Uint8Array>, record: RecordedCall): AsyncGenerator<Uint8Array, void, undefined> {
+  let last: Uint8Array | undefined;
   try {
-    for await (const chunk of body) yield chunk;
-    record.completed = true;
+    for await (const chunk of body) {
+      last = chunk;
+      yield chunk;
+    }
+    record.completed = last !== undefined && TERMINATOR.test(Buffer.from(last).toString('utf8'));
   } finally {
     record.endedAt = performance.now();
   }

@@ -77,6 +77,11 @@ function koaListener(mount: Mount, gateway: Gateway): RequestListener {
     ctx.body = { status: 'ok' };
   });
   app.use(koaGateway(gateway));
+  // Koa 3 pipes stream bodies with stream.pipeline and reports a client that left
+  // mid-stream as an app error ("Premature close"); apps filter it like this.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
+  });
   return app.callback();
 }
 
