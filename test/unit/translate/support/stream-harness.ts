@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { GatewayError } from '../../../../src/errors.js';
 import type { WireFormat } from '../../../../src/types.js';
 import type { ChatCompletion, ChatCompletionChunk, MessagesResponse } from '../../../../src/schemas/index.js';
 import { classifyUpstreamEvent, errorFromUpstreamEvent } from '../../../../src/sse/classify-upstream-event.js';
@@ -58,7 +59,8 @@ export function runTransform(transform: StreamTransform, events: readonly SseEve
       return out;
     }
   }
-  take(transform.end());
+  // The relay reports an upstream that closed before its terminal event as an error, never as `end()`.
+  take(transform.error(new GatewayError('UPSTREAM_ERROR', 'The upstream ended the stream before it was complete.')));
   return out;
 }
 
