@@ -59,13 +59,15 @@ export interface ReplyRequest {
   toolIdPrefix: string;
 }
 
-/** A tool call of the plan. `json` is what is streamed; it is cut short when the budget ran out. */
+/**
+ * A tool call of the plan. `json` is what is streamed; when the budget ran
+ * out it is cut short and `input` is `{}` (the stop reason is `max_tokens`).
+ */
 export interface PlannedToolCall {
   id: string;
   name: string;
   input: Record<string, unknown>;
   json: string;
-  complete: boolean;
 }
 
 export type PlannedStop = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
@@ -187,11 +189,11 @@ export function planReply(request: ReplyRequest): ReplyPlan {
     plan.outputTokens += piece.tokens;
     budget -= piece.tokens;
     if (piece.truncated) {
-      plan.toolCalls.push({ id, name: tool.name, input: {}, json: piece.text, complete: false });
+      plan.toolCalls.push({ id, name: tool.name, input: {}, json: piece.text });
       plan.stopReason = 'max_tokens';
       return plan;
     }
-    plan.toolCalls.push({ id, name: tool.name, input, json, complete: true });
+    plan.toolCalls.push({ id, name: tool.name, input, json });
   }
   if (plan.toolCalls.length > 0) plan.stopReason = 'tool_use';
   return plan;

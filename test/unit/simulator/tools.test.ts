@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { composeToolInput } from '../../../src/simulator/compose-tool-input.js';
 import { createSimulator } from '../../../src/simulator/index.js';
 import { createRandom } from '../../../src/simulator/random.js';
-import { ask, asCompletion, asMessage, chat, chatChunks, send, textOf } from './support/simulator-calls.js';
+import { ask, asCompletion, asMessage, chat, chatChunks, messagesEvents, send, textOf } from './support/simulator-calls.js';
 
 type Schema = Record<string, unknown>;
 
@@ -157,6 +157,21 @@ describe('messages face: tools', () => {
     const message = asMessage(await send(sim.upstreams.messages, 'messages', body));
     const value = JSON.parse(`{${textOf(message)}`) as { answer: string };
     expect(value.answer).toContain('Describe owls as JSON');
+  });
+
+  it('cuts a tool call at max_tokens: stop_reason max_tokens, input {} and partial JSON in the stream', async () => {
+    const body = ask('Weather in Reykjavik', { tools: [weather], tool_choice: { type: 'tool', name: 'get_weather' }, max_tokens: 3 });
+    const message = asMessage(await send(sim.upstreams.messages, 'messages', body));
+    expect(message.stop_reason).toBe('max_tokens');
+    expect(message.usage.output_tokens).toBe(3);
+    expect(message.content[0]?.type === 'tool_use' && message.content[0].input).toEqual({});
+    const full = asMessage(await send(sim.upstreams.messages, 'messages', { ...body, max_tokens: 400 }));
+    const fullJson = JSON.stringify(full.content[0]?.type === 'tool_use' ? full.content[0].input : null);
+    const events = messagesEvents((await send(sim.upstreams.messages, 'messages', { ...body, stream: true })).text);
+    const partial = events.map((event) => (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta' ? event.delta.partial_json : '')).join('');
+    expect(partial.length).toBeGreaterThan(0);
+    expect(fullJson.startsWith(partial)).toBe(true);
+    expect(partial).not.toBe(fullJson);
   });
 
   it('400 when tool_choice names a tool that is not defined', async () => {
