@@ -16,12 +16,16 @@ import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
 import { fanOutChat } from './fan-out-chat.js';
+import { createUsageHidingTransform, needsStreamUsage, withStreamUsage } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
+import { wantsUsage } from './report-usage.js';
 
 /** A plan plus what the response translation needs. */
 export interface ChatPlan extends CallPlan {
   translated: boolean;
   jsonPrefill?: string;
+  /** The gateway added `include_usage` for `onUsage`: the usage chunk is not the caller's. */
+  hideUsage?: boolean;
 }
 
 /** Builds the call for one target: the caller's body for chat upstreams, a translation for messages upstreams. */
@@ -29,8 +33,12 @@ export function planChatCall(ctx: GatewayContext, runtime: GatewayRuntime, body:
   const stream = body.stream === true;
   if (target.upstream.format === 'chat') {
     const renamed = target.model !== body.model;
-    const plan: ChatPlan = { target, operation: 'chat.completions', stream, translated: false, body: renamed ? { ...body, model: target.model } : body };
-    if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
+    const hideUsage = needsStreamUsage(body, wantsUsage(runtime));
+    let sent = renamed ? { ...body, model: target.model } : body;
+    if (hideUsage) sent = withStreamUsage(sent);
+    const plan: ChatPlan = { target, operation: 'chat.completions', stream, translated: false, body: sent };
+    if (hideUsage) plan.hideUsage = true;
+    else if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
     return plan;
   }
   const translation = chatToMessagesRequest(body, {
@@ -70,7 +78,10 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
 
   const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, body.stream === true));
   const plan = sent.plan;
-  if (!plan.translated) return relayUnchanged(ctx, runtime, sent, 'chat');
+  if (!plan.translated) {
+    if (plan.stream && plan.hideUsage) return relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() });
+    return relayUnchanged(ctx, runtime, sent, 'chat');
+  }
   const id = `chatcmpl-${randomUUID().replace(/-/g, '')}`;
   const created = Math.floor(Date.now() / 1000);
   if (plan.stream) {
