@@ -37,7 +37,19 @@ export interface Fault {
   headers?: Record<string, string>;
 }
 
-/** A fault applied to the requests it matches. */
+/**
+ * A fault applied to the requests it matches.
+ *
+ * The same faults can be chosen per request with the `x-simulator-fault`
+ * header (the gateway forwards `x-simulator-*` headers): `key=value` pairs
+ * separated by `;` or `,`, values URL-decoded, keys `status`, `latency` (ms),
+ * `cut-after` (events), `type`, `message`. For example
+ * `x-simulator-fault: status=529; latency=200` or `x-simulator-fault: cut-after=5`.
+ * Header fields override those of a matching rule.
+ *
+ * @example
+ * createSimulator({ faults: [{ match: (req) => req.model === 'vendora-opus-4-8', status: 529, times: 1 }] });
+ */
 export interface FaultRule extends Fault {
   /** Which requests it applies to; default: all. */
   match?: (info: FaultRequestInfo) => boolean;
