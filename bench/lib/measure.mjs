@@ -61,8 +61,12 @@ async function streamCase({ server, origin, address, body, scenario, profile }) 
   };
 }
 
-/** Runs `scenario` against the running `server` of `target`. */
-export async function runCase({ server, origin, address, scenario, profiles }) {
+/**
+ * Runs `scenario` against the running `server` of `target`. Slow streams
+ * want a freshly started server: `warmAddress` (a fast stream) warms its
+ * code paths before the baseline RSS is read.
+ */
+export async function runCase({ server, origin, address, scenario, profiles, warmAddress }) {
   if (scenario.type === 'load') {
     return loadCase({ server, origin, address, body: scenario.body(), profile: profiles.load });
   }
@@ -70,5 +74,10 @@ export async function runCase({ server, origin, address, scenario, profiles }) {
     return streamCase({ server, origin, address, body: scenario.body(), scenario, profile: profiles.stream });
   }
   const { events } = profiles.slow;
+  if (warmAddress) {
+    const warm = { path: warmAddress.path, headers: warmAddress.headers, body: warmAddress.body, endMarker: scenario.end };
+    await runStreams({ origin, request: warm, connections: 16, seconds: 0.3 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   return runSlowStreams({ pid: server.pid, origin, request: { path: address.path, headers: address.headers, body: scenario.body(events), endMarker: scenario.end }, ...profiles.slow });
 }

@@ -44,14 +44,19 @@ export function startServer({ args, env = {}, core, pinning, timeoutMs = 30_000,
         clearTimeout(timer);
         child.stdout.off('data', onData);
         child.stdout.resume();
-        child.stderr.resume();
         // Re-pin: threads started after the first taskset call (libuv pool, GC helpers).
         pin(child.pid, core, pinning);
-        resolve({ child, pid: child.pid, port: Number(m[1]), stop: () => stopChild(child) });
+        resolve({
+          child, pid: child.pid, port: Number(m[1]),
+          stop: () => stopChild(child),
+          exited: () => child.exitCode !== null || child.signalCode !== null,
+          lastWords: () => output.trim().split('\n').filter((line) => /error|Error/.test(line)).slice(0, 2).join(' ') || output.trim().split('\n').slice(-1)[0],
+        });
       }
     };
     child.stdout.setEncoding('utf8').on('data', onData);
-    child.stderr.setEncoding('utf8').on('data', (chunk) => { output += chunk; });
+    // Keep the tail of stderr: when a server dies mid-run, its last words go in the report.
+    child.stderr.setEncoding('utf8').on('data', (chunk) => { output = (output + chunk).slice(-4000); });
     child.once('exit', (code) => fail(new Error(`server ${args.join(' ')} exited (${code}) before listening:\n${output.slice(-2000)}`)));
   });
 }

@@ -35,6 +35,8 @@ app.use(async (ctx) => {
   ctx.status = upstream.statusCode;
   ctx.type = upstream.headers['content-type'];
   if (upstream.headers['content-length']) ctx.length = Number(upstream.headers['content-length']);
+  // Koa destroys the body stream when the client leaves; undici then emits an error nobody else listens to.
+  upstream.body.on('error', () => {});
   ctx.body = upstream.body;
 });
 const server = createServer({ keepAliveTimeout: 60_000 }, app.callback());
