@@ -13,6 +13,7 @@
  *   --no-pin            do not pin processes to cores
  *   --cpu-prof          run the servers under test with `node --cpu-prof` (profiles in bench/results/profiles/)
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -130,8 +131,8 @@ async function main() {
         }
         const origin = `http://127.0.0.1:${server.port}`;
         try {
-          const figures = await runCase({ server, origin, address, scenario, profiles: profile, warmAddress });
-          const clientBound = figures.cores?.[CLIENT_CORE] > 0.95 && figures.cores?.[SERVER_CORE] < 0.85;
+          const figures = await runCase({ server, origin, address, scenario, profiles: profile, warmAddress, stubPid: stub.pid });
+          const clientBound = figures.loadCpuShare > 0.9;
           if (server.exited()) throw new Error(`server died: ${server.lastWords()}`);
           rows.push({ target: targetId, scenario: scenarioId, ...figures, ...(clientBound ? { clientBound } : {}) });
           log(`${targetId} / ${scenarioId}: ${summary(figures)}`);
@@ -156,16 +157,27 @@ async function main() {
     node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, memoryGB: Math.round(totalmem() / 2 ** 30),
     pinning, loadGenerator: 'autocannon 8 (non-streamed), undici stream client (streams)',
     loadAverage: { before: loadBefore, after: loadAverage() }, portkey: installedPortkeyVersion() ?? null,
-    settings: profile,
+    settings: profile, git: gitState(),
   };
   writeFileSync(out, `${JSON.stringify({ meta, rows, targets }, null, 2)}\n`);
   log(`wrote ${out} in ${meta.seconds} s (load average ${meta.loadAverage.before} → ${meta.loadAverage.after})`);
 }
 
+/** The commit measured, and whether the working tree's sources differed from it. */
+function gitState() {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'adapters'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return { commit, uncommittedSourceChanges: dirty };
+  } catch {
+    return null;
+  }
+}
+
 function summary(r) {
   if (r.memPerStreamKB !== undefined) return `${r.ok}/${r.streams} complete, ${r.memPerStreamKB.toFixed(1)} KB/stream, first event p50 ${r.firstEventP50Ms?.toFixed(1)} ms`;
-  if (r.eventsPerSec !== undefined) return `${Math.round(r.eventsPerSec)} events/s, ${r.cpuUsPerEvent.toFixed(2)} µs/event, ttfb ${r.ttfbP50Ms?.toFixed(2)} ms, failed ${r.failed}`;
-  return `${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req, p50 ${r.p50Ms} ms, failed ${r.failed}, cores ${r.cores.map((c) => c.toFixed(2)).join('/')}`;
+  if (r.eventsPerSec !== undefined) return `${Math.round(r.eventsPerSec)} events/s, ${r.cpuUsPerEvent.toFixed(2)} µs/event, ttfb ${r.ttfbP50Ms?.toFixed(2)} ms, failed ${r.failed}, load side ${(100 * r.loadCpuShare).toFixed(0)}%`;
+  return `${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req, p50 ${r.p50Ms} ms, failed ${r.failed}, load side ${(100 * r.loadCpuShare).toFixed(0)}% of a core`;
 }
 
 main().catch((error) => {

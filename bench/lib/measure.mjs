@@ -4,13 +4,23 @@
  * peak RSS and the two cores' busy shares from /proc over the measured
  * window only (the warm-up before it is not counted).
  */
+import { performance } from 'node:perf_hooks';
 import { runAutocannon } from './load-autocannon.mjs';
 import { coreBusy, coreTimes, cpuMicros, memory, resetPeak } from './proc-stats.mjs';
 import { runStreams } from './stream-client.mjs';
 import { runSlowStreams } from './slow-streams.mjs';
 
-/** Wraps `work` with /proc readings of `pid`; resolves `{ result, cpuMicros, peakRss, cores }`. */
-async function measured(pid, work) {
+/**
+ * Wraps `work` with /proc readings of `pid`; resolves `{ result, cpuMicros,
+ * peakRss, cores, loadCpuShare }`. `loadCpuShare` is the share of one core
+ * the load side used (this process, which runs the load generator, plus the
+ * stub process `stubPid`): near 1 means the load side, not the server, was
+ * the bottleneck. Per-core busy shares count every process on the machine.
+ */
+async function measured(pid, work, stubPid) {
+  const wall0 = performance.now();
+  const own0 = process.cpuUsage();
+  const stub0 = stubPid ? cpuMicros(stubPid) : 0;
   const peakResettable = resetPeak(pid);
   let sampledPeak = memory(pid).rss;
   const sampler = setInterval(() => { sampledPeak = Math.max(sampledPeak, memory(pid).rss); }, 100);
@@ -24,7 +34,11 @@ async function measured(pid, work) {
   }
   const cpu1 = cpuMicros(pid);
   const mem = memory(pid);
+  const own = process.cpuUsage(own0);
+  const stub = stubPid ? cpuMicros(stubPid) - stub0 : 0;
+  const wallMicros = (performance.now() - wall0) * 1000;
   return {
+    loadCpuShare: (own.user + own.system + stub) / wallMicros,
     result,
     cpuMicros: cpu1 - cpu0,
     peakRss: peakResettable ? Math.max(mem.hwm, sampledPeak) : sampledPeak,
@@ -33,31 +47,31 @@ async function measured(pid, work) {
 }
 
 /** A non-streamed case. */
-async function loadCase({ server, origin, address, body, profile }) {
+async function loadCase({ server, origin, address, body, profile, stubPid }) {
   const base = { url: origin + address.path, headers: address.headers, body, connections: profile.connections };
   if (profile.warmAmount !== undefined) await runAutocannon({ ...base, amount: profile.warmAmount });
   else await runAutocannon({ ...base, seconds: profile.warmSeconds });
-  const m = await measured(server.pid, () => runAutocannon({ ...base, seconds: profile.seconds, amount: profile.amount }));
+  const m = await measured(server.pid, () => runAutocannon({ ...base, seconds: profile.seconds, amount: profile.amount }), stubPid);
   const r = m.result;
   return {
     ok: r.ok, failed: r.failed, seconds: r.seconds, rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms,
-    cpuUsPerReq: r.ok > 0 ? m.cpuMicros / r.ok : NaN, peakRssMB: m.peakRss / 2 ** 20, cores: m.cores,
+    cpuUsPerReq: r.ok > 0 ? m.cpuMicros / r.ok : NaN, peakRssMB: m.peakRss / 2 ** 20, cores: m.cores, loadCpuShare: m.loadCpuShare,
   };
 }
 
 /** A streamed case: relay throughput in events/s, CPU per event, time to first byte. */
-async function streamCase({ server, origin, address, body, scenario, profile }) {
+async function streamCase({ server, origin, address, body, scenario, profile, stubPid }) {
   const request = { path: address.path, headers: address.headers, body, endMarker: scenario.end };
   const { connections } = profile;
   await runStreams({ origin, request, connections, seconds: profile.warmSeconds });
-  const m = await measured(server.pid, () => runStreams({ origin, request, connections, seconds: profile.seconds }));
+  const m = await measured(server.pid, () => runStreams({ origin, request, connections, seconds: profile.seconds }), stubPid);
   const r = m.result;
   return {
     ok: r.ok, failed: r.failed, seconds: r.seconds, rps: r.rps, p50Ms: r.p50Ms, p99Ms: r.p99Ms,
     eventsPerSec: r.eventsPerSec, ttfbP50Ms: r.ttfbP50Ms, ttfbP99Ms: r.ttfbP99Ms,
     cpuUsPerReq: r.ok > 0 ? m.cpuMicros / r.ok : NaN,
     cpuUsPerEvent: r.events > 0 ? m.cpuMicros / r.events : NaN,
-    peakRssMB: m.peakRss / 2 ** 20, cores: m.cores,
+    peakRssMB: m.peakRss / 2 ** 20, cores: m.cores, loadCpuShare: m.loadCpuShare,
   };
 }
 
@@ -66,12 +80,12 @@ async function streamCase({ server, origin, address, body, scenario, profile }) 
  * want a freshly started server: `warmAddress` (a fast stream) warms its
  * code paths before the baseline RSS is read.
  */
-export async function runCase({ server, origin, address, scenario, profiles, warmAddress }) {
+export async function runCase({ server, origin, address, scenario, profiles, warmAddress, stubPid }) {
   if (scenario.type === 'load') {
-    return loadCase({ server, origin, address, body: scenario.body(), profile: profiles.load });
+    return loadCase({ server, origin, address, body: scenario.body(), profile: profiles.load, stubPid });
   }
   if (scenario.type === 'stream') {
-    return streamCase({ server, origin, address, body: scenario.body(), scenario, profile: profiles.stream });
+    return streamCase({ server, origin, address, body: scenario.body(), scenario, profile: profiles.stream, stubPid });
   }
   const { events } = profiles.slow;
   if (warmAddress) {

@@ -77,6 +77,7 @@ export function checkTargets(rows) {
 }
 
 const f = (value, digits = 0) => (value === null || value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits));
+const pctOf = (share) => (Number.isFinite(share) ? `${Math.round(100 * share)}%` : '-');
 const x = (value) => (value === null || value === undefined || !Number.isFinite(value) ? '-' : `${value.toFixed(2)}×`);
 
 function table(headers, lines) {
@@ -95,15 +96,15 @@ export function formatReport(rows, targets) {
     const label = (r) => TARGETS[r.target].label;
     if (scenario.type === 'load') {
       parts.push(table(
-        ['target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB', '× direct', '× bare', 'CPU × bare', ...(scenario.compare ? [`CPU × ${scenario.compare}`] : []), 'failed'],
-        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', ...(scenario.compare ? [''] : []), '']
-          : [label(r), f(r.rps), f(r.p50Ms), f(r.p99Ms), f(r.cpuUsPerReq), f(r.peakRssMB), x(r.rpsXDirect), x(r.rpsXBare), x(r.cpuXBare), ...(scenario.compare ? [x(r.cpuXCompare)] : []), r.failed]),
+        ['target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'peak RSS MB', '× direct', '× bare', 'CPU × bare', ...(scenario.compare ? [`CPU × ${scenario.compare}`] : []), 'load core', 'failed'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', ...(scenario.compare ? [''] : []), '', '']
+          : [label(r), f(r.rps), f(r.p50Ms), f(r.p99Ms), f(r.cpuUsPerReq), f(r.peakRssMB), x(r.rpsXDirect), x(r.rpsXBare), x(r.cpuXBare), ...(scenario.compare ? [x(r.cpuXCompare)] : []), pctOf(r.loadCpuShare), r.failed]),
       ));
     } else if (scenario.type === 'stream') {
       parts.push(table(
-        ['target', 'events/s', 'CPU µs/event', 'streams/s', 'TTFB p50 ms', 'TTFB added ms', 'peak RSS MB', '× direct', '× bare', 'CPU/event × bare', ...(scenario.compare ? [`CPU × ${scenario.compare}`] : []), 'failed'],
-        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', ...(scenario.compare ? [''] : []), '']
-          : [label(r), f(r.eventsPerSec), f(r.cpuUsPerEvent, 2), f(r.rps, 1), f(r.ttfbP50Ms, 2), f(r.ttfbAddedMs, 2), f(r.peakRssMB), x(r.eventsXDirect), x(r.eventsXBare), x(r.cpuPerEventXBare), ...(scenario.compare ? [x(r.cpuXCompare)] : []), r.failed]),
+        ['target', 'events/s', 'CPU µs/event', 'streams/s', 'TTFB p50 ms', 'TTFB added ms', 'peak RSS MB', '× direct', '× bare', 'CPU/event × bare', ...(scenario.compare ? [`CPU × ${scenario.compare}`] : []), 'load core', 'failed'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', ...(scenario.compare ? [''] : []), '', '']
+          : [label(r), f(r.eventsPerSec), f(r.cpuUsPerEvent, 2), f(r.rps, 1), f(r.ttfbP50Ms, 2), f(r.ttfbAddedMs, 2), f(r.peakRssMB), x(r.eventsXDirect), x(r.eventsXBare), x(r.cpuPerEventXBare), ...(scenario.compare ? [x(r.cpuXCompare)] : []), pctOf(r.loadCpuShare), r.failed]),
       ));
     } else {
       parts.push(table(
