@@ -72,10 +72,21 @@ function parseArguments(text: string, param: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
+/**
+ * The vendor accepts tool ids matching `^[a-zA-Z0-9_-]+$`; some chat
+ * clients and upstreams use others (`functions.get_weather:0`). Ids are
+ * opaque and only need to match between a call and its result, so both
+ * sides get the same replacement.
+ */
+function toToolId(id: string): string {
+  const safe = id.replace(/[^a-zA-Z0-9_-]/g, '_');
+  return safe === '' ? '_' : safe;
+}
+
 function toToolUse(call: ChatToolCall, param: string): ToolUseBlock {
   return {
     type: 'tool_use',
-    id: call.id,
+    id: toToolId(call.id),
     name: call.function.name,
     input: parseArguments(call.function.arguments, `${param}.function.arguments`),
   };
@@ -134,8 +145,9 @@ function convertAssistant(message: AssistantMessage, param: string, policy: Para
 function toToolResult(message: Extract<ChatMessage, { role: 'tool' }>, param: string): ToolResultBlock {
   const { content } = message;
   // Keep string content as is (empty included): a tool may legitimately return nothing.
-  if (typeof content === 'string') return { type: 'tool_result', tool_use_id: message.tool_call_id, content };
-  return { type: 'tool_result', tool_use_id: message.tool_call_id, content: textPartsToBlocks(content, `${param}.content`) };
+  const id = toToolId(message.tool_call_id);
+  if (typeof content === 'string') return { type: 'tool_result', tool_use_id: id, content };
+  return { type: 'tool_result', tool_use_id: id, content: textPartsToBlocks(content, `${param}.content`) };
 }
 
 /** A one-text-block turn without cache marker reads best (and round-trips) as a string. */

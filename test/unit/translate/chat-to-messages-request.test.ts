@@ -256,6 +256,18 @@ describe('chatToMessagesRequest: conversation', () => {
     expect(failure(() => translate(notObject)).param).toBe('messages.1.tool_calls.0.function.arguments');
   });
 
+  it('tool ids the vendor refuses are rewritten the same way on calls and results', () => {
+    const { request } = translate({
+      messages: [
+        { role: 'user', content: 'x' },
+        { role: 'assistant', tool_calls: [{ id: 'functions.get_weather:0', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+        { role: 'tool', tool_call_id: 'functions.get_weather:0', content: 'ok' },
+      ],
+    });
+    expect(request.messages[1]?.content).toEqual([{ type: 'tool_use', id: 'functions_get_weather_0', name: 'f', input: {} }]);
+    expect(request.messages[2]?.content).toEqual([{ type: 'tool_result', tool_use_id: 'functions_get_weather_0', content: 'ok' }]);
+  });
+
   it('empty arguments mean no arguments', () => {
     const { request } = translate({
       messages: [{ role: 'user', content: 'x' }, { role: 'assistant', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '' } }] }],
