@@ -29,7 +29,7 @@
  */
 import type { ModelEntry } from '../models/catalog.js';
 import type { ChatCompletionRequest } from '../schemas/chat.js';
-import type { MessagesRequest, ThinkingConfig } from '../schemas/messages.js';
+import { type MessagesRequest, type ThinkingConfig, thinkingConfigSchema } from '../schemas/messages.js';
 import { toCacheControl } from './convert-chat-content.js';
 import { convertChatMessages } from './convert-chat-messages.js';
 import { convertChatTools } from './convert-chat-tools.js';
@@ -100,12 +100,14 @@ function present<T>(value: T | null | undefined): value is T {
   return value !== undefined && value !== null;
 }
 
+/** The `thinking` extension, checked with the messages schema (it is the vendor's own field). */
 function readThinking(value: unknown): ThinkingConfig | undefined {
   if (!present(value)) return undefined;
-  if (typeof value !== 'object' || typeof (value as { type?: unknown }).type !== 'string') {
-    throw invalidParam('thinking', '`thinking` must be an object with a `type`.');
+  const parsed = thinkingConfigSchema.safeParse(value);
+  if (!parsed.success) {
+    throw invalidParam('thinking', '`thinking` must be {type:"enabled", budget_tokens ≥ 1024}, {type:"adaptive"} or {type:"disabled"}.');
   }
-  return value as ThinkingConfig;
+  return parsed.data;
 }
 
 /**

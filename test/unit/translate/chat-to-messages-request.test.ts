@@ -447,6 +447,7 @@ describe('chatToMessagesRequest: reasoning_effort', () => {
     const { request } = translate({ messages: user, thinking: { type: 'enabled', budget_tokens: 3000 } });
     expect(request.thinking).toEqual({ type: 'enabled', budget_tokens: 3000 });
     expect(request.max_tokens).toBe(DEFAULT_MAX_TOKENS + 3000);
+    expect(failure(() => translate({ messages: user, thinking: { type: 'enabled' } })).param).toBe('thinking');
   });
 });
 
