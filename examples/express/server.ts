@@ -1,0 +1,41 @@
+/**
+ * An Express app that already has routes of its own (`/`, `/health`) and
+ * mounts the gateway next to them. Configuration: see
+ * `examples/shared/config-from-env.ts`.
+ *
+ *   npm start
+ *   PORT=9000 MODELGATE_API_KEYS=sk-one,sk-two npm start
+ *   OPENAI_API_KEY=sk-... ANTHROPIC_API_KEY=sk-ant-... npm start
+ */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { expressGateway } from 'modelgate/express';
+import { configFromEnv } from '../shared/config-from-env.js';
+import { handleShutdown } from '../shared/handle-shutdown.js';
+import { formatStartup } from '../shared/print-startup.js';
+
+const config = configFromEnv();
+const app = express();
+app.disable('x-powered-by');
+
+// The app's own routes.
+app.get('/', (_req, res) => {
+  res.type('html').send(
+    '<!doctype html><title>Example app</title><h1>Example app</h1>' +
+      '<p>The model gateway is mounted at <code>/v1</code>: <code>POST /v1/chat/completions</code>, <code>POST /v1/messages</code>, <code>GET /v1/models</code>.</p>',
+  );
+});
+app.get('/health', (_req, res) => {
+  res.json({ status: 'ok' });
+});
+
+// The gateway: serves /v1/* and passes every other path on to the app.
+const gateway = expressGateway(config.options);
+app.use(gateway);
+
+const server = app.listen(config.port, config.host, () => {
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: config.notes }));
+});
+handleShutdown(server, gateway.gateway);

@@ -1,0 +1,48 @@
+/**
+ * A Koa app with routes of its own (`/`, `/health`, via `@koa/router`) and
+ * the gateway mounted next to them. Configuration: see
+ * `examples/shared/config-from-env.ts`.
+ *
+ *   npm run start:koa
+ */
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaGateway } from 'modelgate/koa';
+import { configFromEnv } from '../shared/config-from-env.js';
+import { handleShutdown } from '../shared/handle-shutdown.js';
+import { formatStartup } from '../shared/print-startup.js';
+
+const config = configFromEnv();
+const app = new Koa();
+
+// Koa 3 reports a client that leaves in the middle of a streamed answer as
+// an app error ("Premature close"). That is routine for a model gateway.
+app.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
+});
+
+// The app's own routes.
+const router = new Router();
+router.get('/', (ctx) => {
+  ctx.type = 'html';
+  ctx.body =
+    '<!doctype html><title>Example app</title><h1>Example app</h1>' +
+    '<p>The model gateway is mounted at <code>/v1</code>: <code>POST /v1/chat/completions</code>, <code>POST /v1/messages</code>, <code>GET /v1/models</code>.</p>';
+});
+router.get('/health', (ctx) => {
+  ctx.body = { status: 'ok' };
+});
+app.use(router.routes());
+app.use(router.allowedMethods());
+
+// The gateway: serves /v1/* and passes every other path on.
+const gateway = koaGateway(config.options);
+app.use(gateway);
+
+const server = app.listen(config.port, config.host, () => {
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  console.log(formatStartup({ app: 'Koa example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: config.notes }));
+});
+handleShutdown(server, gateway.gateway);

@@ -1,0 +1,136 @@
+/**
+ * Gateway options from environment variables, shared by the example apps.
+ *
+ * | Variable | Default | Meaning |
+ * |---|---|---|
+ * | `PORT` | `8787` | Port to listen on (`0`: any free port) |
+ * | `HOST` | `127.0.0.1` | Interface to listen on (`0.0.0.0` in a container) |
+ * | `MODELGATE_API_KEYS` | one generated `sk-dev-…` key | Comma-separated keys callers may use |
+ * | `OPENAI_BASE_URL`, `OPENAI_API_KEY` | unset | Chat-completions upstream for every model outside the twelve |
+ * | `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated) and for `/v1/files` |
+ *
+ * An upstream family is configured when its base URL or its key is set; a
+ * key alone uses the vendor's public base URL. With neither family set, the
+ * gateway's embedded simulator serves everything; with one, the other
+ * family is served by a simulator instance.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  DEFAULT_CATALOG,
+  type GatewayOptions,
+  messagesUpstream,
+  openAICompatible,
+  type Route,
+  type Upstream,
+  upstreamFileStore,
+} from 'modelgate';
+import { createSimulator } from 'modelgate/testing';
+
+/** Base URL of the chat upstream when only `OPENAI_API_KEY` is set (the official client's default). */
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** Base URL of the messages upstream when only `ANTHROPIC_API_KEY` is set. */
+export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** What an example app needs to start. */
+export interface ExampleConfig {
+  port: number;
+  host: string;
+  /** The keys callers may use; the first is printed in the curl lines. */
+  keys: string[];
+  /** True when no `MODELGATE_API_KEYS` was set and a dev key was generated. */
+  generatedKey: boolean;
+  /** Ready for `expressGateway(...)` / `koaGateway(...)`. */
+  options: GatewayOptions;
+  /** One line per upstream decision, for the startup log. */
+  notes: string[];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function nonEmpty(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+}
+
+function parsePort(value: string | undefined): number {
+  const text = nonEmpty(value);
+  if (text === undefined) return DEFAULT_PORT;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got "${text}".`);
+  return port;
+}
+
+function parseKeys(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+}
+
+/** An upstream family from `<PREFIX>_BASE_URL` / `<PREFIX>_API_KEY`, or undefined when neither is set. */
+function readUpstream(env: Env, prefix: 'OPENAI' | 'ANTHROPIC', defaultBaseURL: string): { baseURL: string; apiKey?: string } | undefined {
+  const baseURL = nonEmpty(env[`${prefix}_BASE_URL`]);
+  const apiKey = nonEmpty(env[`${prefix}_API_KEY`]);
+  if (baseURL === undefined && apiKey === undefined) return undefined;
+  return { baseURL: baseURL ?? defaultBaseURL, ...(apiKey !== undefined ? { apiKey } : {}) };
+}
+
+/**
+ * Reads the configuration of the example apps from `env` (default
+ * `process.env`). Throws on an invalid `PORT`.
+ */
+export function configFromEnv(env: Env = process.env): ExampleConfig {
+  const configured = parseKeys(env.MODELGATE_API_KEYS);
+  const generatedKey = configured.length === 0;
+  const keys = generatedKey ? [`sk-dev-${randomBytes(18).toString('base64url')}`] : configured;
+  const base = {
+    port: parsePort(env.PORT),
+    host: nonEmpty(env.HOST) ?? DEFAULT_HOST,
+    keys,
+    generatedKey,
+  };
+
+  const chat = readUpstream(env, 'OPENAI', DEFAULT_OPENAI_BASE_URL);
+  const vendor = readUpstream(env, 'ANTHROPIC', DEFAULT_ANTHROPIC_BASE_URL);
+  if (!chat && !vendor) {
+    return {
+      ...base,
+      options: { auth: { keys } },
+      notes: ['No upstream configured: the embedded simulator serves every model and /v1/files.'],
+    };
+  }
+
+  const notes: string[] = [];
+  // Created only when a family has no real upstream.
+  let simulator: ReturnType<typeof createSimulator> | undefined;
+  const simulated = () => (simulator ??= createSimulator());
+
+  let messages: Upstream;
+  if (vendor) {
+    messages = messagesUpstream({ ...vendor, name: 'anthropic' });
+    notes.push(`The twelve vendora-* models → ${vendor.baseURL} (messages format; chat completions are translated). Files → the same upstream.`);
+  } else {
+    messages = simulated().upstreams.messages;
+    notes.push('ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY not set: the twelve vendora-* models and /v1/files are served by a simulator.');
+  }
+  let chatUpstream: Upstream;
+  if (chat) {
+    chatUpstream = openAICompatible({ ...chat, name: 'openai' });
+    notes.push(`Every other model → ${chat.baseURL} (chat-completions format).`);
+  } else {
+    chatUpstream = simulated().upstreams.chat;
+    notes.push('OPENAI_BASE_URL / OPENAI_API_KEY not set: every other model is served by a simulator.');
+  }
+
+  const routes: Route[] = [
+    { match: (model) => DEFAULT_CATALOG.has(model), upstream: messages },
+    { match: '*', upstream: chatUpstream },
+  ];
+  return {
+    ...base,
+    options: { auth: { keys }, routes, files: vendor ? upstreamFileStore(messages) : simulated().files },
+    notes,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * `configFromEnv` of the example apps: defaults, keys, and which family
+ * each upstream variable configures.
+ */
+import { describe, expect, it } from 'vitest';
+import { configFromEnv, DEFAULT_ANTHROPIC_BASE_URL } from '../../examples/shared/config-from-env.js';
+import { curlLines, shellQuote } from '../../examples/shared/print-startup.js';
+
+describe('configFromEnv', () => {
+  it('defaults: port 8787 on 127.0.0.1, one generated dev key, no routes (embedded simulator)', () => {
+    const config = configFromEnv({});
+    expect(config).toMatchObject({ port: 8787, host: '127.0.0.1', generatedKey: true });
+    expect(config.keys).toHaveLength(1);
+    expect(config.keys[0]).toMatch(/^sk-dev-/);
+    expect(config.options.routes).toBeUndefined();
+    expect(config.options.auth).toEqual({ keys: config.keys });
+    expect(configFromEnv({}).keys[0]).not.toBe(config.keys[0]);
+  });
+
+  it('reads PORT, HOST and comma-separated keys (blanks ignored)', () => {
+    const config = configFromEnv({ PORT: '9001', HOST: '0.0.0.0', MODELGATE_API_KEYS: ' sk-a ,, sk-b ,' });
+    expect(config).toMatchObject({ port: 9001, host: '0.0.0.0', keys: ['sk-a', 'sk-b'], generatedKey: false });
+  });
+
+  it.each(['abc', '-1', '70000', '80.5'])('rejects PORT=%s', (port) => {
+    expect(() => configFromEnv({ PORT: port })).toThrow(/PORT must be an integer/);
+  });
+
+  it('ANTHROPIC_API_KEY alone: the vendor models and files go to the public messages API, other models to a simulator', () => {
+    const config = configFromEnv({ ANTHROPIC_API_KEY: 'sk-ant-x' });
+    const routes = config.options.routes ?? [];
+    expect(routes).toHaveLength(2);
+    expect(routes[0]?.upstream).toMatchObject({ name: 'anthropic', format: 'messages' });
+    expect(routes[1]?.upstream).toMatchObject({ name: 'simulator:chat', format: 'chat' });
+    expect(config.notes.join('\n')).toContain(DEFAULT_ANTHROPIC_BASE_URL);
+    expect(config.notes.join('\n')).toContain('OPENAI_BASE_URL / OPENAI_API_KEY not set');
+    expect(config.options.files).toBeDefined();
+  });
+
+  it('both families: real upstreams only', () => {
+    const config = configFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' });
+    const names = (config.options.routes ?? []).map((route) => route.upstream.name);
+    expect(names).toEqual(['anthropic', 'openai']);
+    expect(config.notes.join('\n')).not.toContain('simulator');
+  });
+
+  it('routes the twelve models to the messages family and everything else to chat', () => {
+    const [vendor, rest] = configFromEnv({ OPENAI_API_KEY: 'sk-x' }).options.routes ?? [];
+    const matches = vendor?.match as (model: string) => boolean;
+    expect(matches('vendora-opus-4-8')).toBe(true);
+    expect(matches('gpt-4o')).toBe(false);
+    expect(rest?.match).toBe('*');
+  });
+});
+
+describe('startup banner helpers', () => {
+  it('shell-quotes values with single quotes', () => {
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    expect(curlLines('http://h:1', "k'1")[0]).toContain(`'Authorization: Bearer k'\\''1'`);
+  });
+});

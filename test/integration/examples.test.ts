@@ -1,0 +1,151 @@
+/**
+ * The example apps as a user runs them (`tsx examples/<app>/server.ts`):
+ * the startup banner, its curl lines run verbatim in a shell, the official
+ * clients with the printed URL and key, the app's own routes, upstreams
+ * from the environment, and a graceful SIGTERM.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicClient, openAIClient } from '../helpers/e2e-fixtures.js';
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tsx = `${root}node_modules/.bin/tsx`;
+
+interface RunningExample {
+  child: ChildProcess;
+  url: string;
+  key: string;
+  curls: string[];
+  output: () => string;
+}
+
+/** The environment without any variable the examples read, plus `extra`. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of ['PORT', 'HOST', 'MODELGATE_API_KEYS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY']) delete env[name];
+  return { ...env, ...extra };
+}
+
+/** Starts an example and waits for its banner (the last curl line). */
+async function startExample(app: 'express' | 'koa', env: Record<string, string> = {}): Promise<RunningExample> {
+  const child = spawn(tsx, [`examples/${app}/server.ts`], { cwd: root, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let text = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    text += chunk.toString('utf8');
+  });
+  const deadline = Date.now() + 15_000;
+  while (!/curl -sSN .*\n/.test(text)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`example did not start:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
+  const key = /API key: (\S+)/.exec(text)?.[1];
+  if (!url || !key) throw new Error(`no URL or key in:\n${text}`);
+  const curls = text.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('curl '));
+  return { child, url, key, curls, output: () => text };
+}
+
+async function stop(example: RunningExample): Promise<number | null> {
+  if (example.child.exitCode !== null) return example.child.exitCode;
+  const exited = once(example.child, 'exit');
+  example.child.kill('SIGTERM');
+  const [code] = (await exited) as [number | null];
+  return code;
+}
+
+describe.each(['express', 'koa'] as const)('examples/%s/server.ts with no upstream configured', (app) => {
+  let example: RunningExample;
+
+  beforeAll(async () => {
+    example = await startExample(app);
+  }, 30_000);
+  afterAll(async () => {
+    if (example) await stop(example);
+  });
+
+  it('prints a generated dev key, the simulator note and four curl lines', () => {
+    expect(example.key).toMatch(/^sk-dev-[\w-]{20,}$/);
+    expect(example.output()).toContain('embedded simulator serves every model');
+    expect(example.curls).toHaveLength(4);
+  });
+
+  it('the printed curl lines work verbatim', async () => {
+    const [models, chat, messages, streamed] = await Promise.all(example.curls.map((line) => run('sh', ['-c', line])));
+    expect((JSON.parse(models!.stdout) as { data: unknown[] }).data).toHaveLength(12);
+    expect((JSON.parse(chat!.stdout) as { object: string }).object).toBe('chat.completion');
+    expect((JSON.parse(messages!.stdout) as { type: string }).type).toBe('message');
+    expect(streamed!.stdout).toMatch(/^event: message_start\n/);
+    expect(streamed!.stdout).toContain('event: message_stop');
+  });
+
+  it('serves the official clients with the printed URL and key, and the app routes', async () => {
+    const completion = await openAIClient(example.url, example.key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
+    const message = await anthropicClient(example.url, example.key).messages.create({ model: 'vendora-opus-4-8', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(message.stop_reason).toBe('end_turn');
+    expect(await (await fetch(`${example.url}/health`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${example.url}/`)).text()).toContain('mounted at <code>/v1</code>');
+  });
+
+  it('exits cleanly on SIGTERM', async () => {
+    const code = await stop(example);
+    expect(code).toBe(0);
+    expect(example.output()).toContain('Closed.');
+  });
+});
+
+describe('examples with OPENAI_BASE_URL set and no ANTHROPIC_* (one real upstream, one simulated)', () => {
+  const seen: IncomingHttpHeaders[] = [];
+  const upstream = createServer((req, res) => {
+    seen.push(req.headers);
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({
+      id: 'chatcmpl-upstream', object: 'chat.completion', created: 1, model: 'gpt-4o',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'from the configured upstream' }, finish_reason: 'stop', logprobs: null }],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    }));
+  });
+  let example: RunningExample;
+
+  beforeAll(async () => {
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    const { port } = upstream.address() as AddressInfo;
+    example = await startExample('express', {
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      OPENAI_API_KEY: 'sk-upstream-secret',
+      MODELGATE_API_KEYS: 'sk-mine-1, sk-mine-2',
+    });
+  }, 30_000);
+  afterAll(async () => {
+    if (example) await stop(example);
+    upstream.close();
+  });
+
+  it('uses the configured keys and says which family is simulated', () => {
+    expect(example.key).toBe('sk-mine-1');
+    expect(example.output()).not.toContain('generated for this run');
+    expect(example.output()).toContain('ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY not set');
+  });
+
+  it('sends other models to the configured upstream with its own key; the vendor models to the simulator', async () => {
+    const completion = await openAIClient(example.url, 'sk-mine-2').chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(completion.choices[0]?.message.content).toBe('from the configured upstream');
+    expect(seen.at(-1)?.authorization).toBe('Bearer sk-upstream-secret');
+    const message = await anthropicClient(example.url, 'sk-mine-1').messages.create({ model: 'vendora-sonnet-4-6', max_tokens: 32, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(message.type).toBe('message');
+    expect(seen).toHaveLength(1);
+    const files = await anthropicClient(example.url, 'sk-mine-1').beta.files.list();
+    expect(files.data.length).toBeGreaterThan(0);
+  });
+});
