@@ -53,19 +53,32 @@ class ChatToMessagesStream implements TextStreamTransform {
 
   constructor(private readonly options: ChatToMessagesStreamOptions) {}
 
-  *push(event: SseEvent): Iterable<string> {
+  // Public methods run eagerly (arrays), so state advances even if a caller never iterates the result.
+  push(event: SseEvent): string[] {
+    return [...this.onPush(event)];
+  }
+
+  end(): string[] {
+    return [...this.onEnd()];
+  }
+
+  error(err: GatewayError): string[] {
+    return [...this.onError(err)];
+  }
+
+  private *onPush(event: SseEvent): Iterable<string> {
     if (this.closed) return;
     if (event.data.startsWith('[DONE]')) {
-      yield* this.end();
+      yield* this.onEnd();
       return;
     }
     const chunk = parseEventData(event);
     if (!chunk) {
-      yield* this.error(new GatewayError('UPSTREAM_ERROR', 'The upstream sent a stream chunk that is not a JSON object.'));
+      yield* this.onError(new GatewayError('UPSTREAM_ERROR', 'The upstream sent a stream chunk that is not a JSON object.'));
       return;
     }
     if (chunk.error !== undefined) {
-      yield* this.error(errorFromUpstreamEvent(event, 'chat'));
+      yield* this.onError(errorFromUpstreamEvent(event, 'chat'));
       return;
     }
     if (!this.started) yield this.start(str(chunk.id));
@@ -98,7 +111,7 @@ class ChatToMessagesStream implements TextStreamTransform {
     }
   }
 
-  *end(): Iterable<string> {
+  private *onEnd(): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
     if (!this.started) yield this.start(undefined);
@@ -115,7 +128,7 @@ class ChatToMessagesStream implements TextStreamTransform {
     yield this.emit({ type: 'message_stop' });
   }
 
-  *error(err: GatewayError): Iterable<string> {
+  private *onError(err: GatewayError): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
     yield encodeStreamError(err, 'messages');
@@ -165,7 +178,7 @@ class ChatToMessagesStream implements TextStreamTransform {
     const fn = (fragment.function ?? {}) as Json;
     if (this.open?.kind !== 'tool' || this.open.call !== call) {
       if (this.closedCalls.has(call)) {
-        yield* this.error(new GatewayError('UPSTREAM_ERROR', 'The upstream interleaved parallel tool call fragments, which the messages format cannot express.'));
+        yield* this.onError(new GatewayError('UPSTREAM_ERROR', 'The upstream interleaved parallel tool call fragments, which the messages format cannot express.'));
         return;
       }
       yield* this.closeBlock();

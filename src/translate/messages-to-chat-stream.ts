@@ -71,11 +71,24 @@ class MessagesToChatStream implements TextStreamTransform {
     this.prefillPending = options.jsonPrefill || undefined;
   }
 
-  *push(event: SseEvent): Iterable<string> {
+  // Public methods run eagerly (arrays), so state advances even if a caller never iterates the result.
+  push(event: SseEvent): string[] {
+    return [...this.onPush(event)];
+  }
+
+  end(): string[] {
+    return [...this.onEnd()];
+  }
+
+  error(err: GatewayError): string[] {
+    return [...this.onError(err)];
+  }
+
+  private *onPush(event: SseEvent): Iterable<string> {
     if (this.closed) return;
     const data = parseEventData(event);
     if (!data) {
-      yield* this.error(new GatewayError('UPSTREAM_ERROR', 'The upstream sent a stream event that is not a JSON object.'));
+      yield* this.onError(new GatewayError('UPSTREAM_ERROR', 'The upstream sent a stream event that is not a JSON object.'));
       return;
     }
     const type = typeof data.type === 'string' ? data.type : event.event;
@@ -103,7 +116,7 @@ class MessagesToChatStream implements TextStreamTransform {
         yield* this.stop();
         return;
       case 'error':
-        yield* this.error(errorFromUpstreamEvent(event, 'messages'));
+        yield* this.onError(errorFromUpstreamEvent(event, 'messages'));
         return;
       default:
         // `ping` and event types newer than this translator carry nothing for chat.
@@ -111,12 +124,12 @@ class MessagesToChatStream implements TextStreamTransform {
     }
   }
 
-  *end(): Iterable<string> {
+  private *onEnd(): Iterable<string> {
     if (this.closed) return;
-    yield* this.error(new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before `message_stop`.'));
+    yield* this.onError(new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before `message_stop`.'));
   }
 
-  *error(err: GatewayError): Iterable<string> {
+  private *onError(err: GatewayError): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
     yield encodeStreamError(err, 'chat');
