@@ -20,7 +20,7 @@ interface MessagesPlan extends CallPlan {
   translated: boolean;
 }
 
-function planMessagesCall(ctx: GatewayContext, body: MessagesRequest, target: RouteTarget): MessagesPlan {
+function planMessagesCall(ctx: GatewayContext, runtime: GatewayRuntime, body: MessagesRequest, target: RouteTarget): MessagesPlan {
   const stream = body.stream === true;
   if (target.upstream.format === 'messages') {
     const renamed = target.model !== body.model;
@@ -33,7 +33,10 @@ function planMessagesCall(ctx: GatewayContext, body: MessagesRequest, target: Ro
       param: 'model',
     });
   }
-  const translation = messagesToChatRequest(body, { upstreamModel: target.model });
+  const translation = messagesToChatRequest(body, {
+    upstreamModel: target.model,
+    dropUnsupportedParams: runtime.options.dropUnsupportedParams === true,
+  });
   for (const warning of translation.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
   return { target, operation: 'chat.completions', stream, translated: true, body: translation.request };
 }
@@ -42,7 +45,7 @@ export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntim
   const body = ctx.body as MessagesRequest;
   const route = ctx.route;
   if (!route) throw new TypeError('handleMessages needs ctx.route');
-  const plans = route.targets.map((target) => planMessagesCall(ctx, body, target));
+  const plans = route.targets.map((target) => planMessagesCall(ctx, runtime, body, target));
   const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, body.stream === true));
   if (!sent.plan.translated) return relayUnchanged(ctx, runtime, sent, 'messages');
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
