@@ -45,12 +45,35 @@ export type { Route, ModelMatcher, ModelRename, FallbackTarget, ResolvedRoute, R
 export { upstreamFileStore } from './files/upstream-file-store.js';
 export type * from './files/file-store.js';
 
-// Translation between the two interfaces.
-export { chatToMessagesRequest, DEFAULT_MAX_TOKENS } from './translate/chat-to-messages-request.js';
-export { messagesToChatResponse } from './translate/messages-to-chat-response.js';
-export { createMessagesToChatStream } from './translate/messages-to-chat-stream.js';
-export { DEFAULT_REASONING_BUDGETS } from './translate/map-reasoning-effort.js';
-export { mapStopReason, mapFinishReason } from './translate/map-finish-reason.js';
+// Translation between the two interfaces (both directions). `StopReason` and
+// `FinishReason` are the schemas' types; the translators use the same values.
+export {
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_REASONING_BUDGETS,
+  JSON_OBJECT_INSTRUCTION,
+  JSON_TOOL_NAME,
+  chatToMessagesRequest,
+  chatToMessagesResponse,
+  createChatToMessagesStream,
+  createMessagesToChatStream,
+  mapFinishReason,
+  mapStopReason,
+  messagesToChatRequest,
+  messagesToChatResponse,
+} from './translate/index.js';
+export type {
+  ChatToMessagesRequestOptions,
+  ChatToMessagesRequestResult,
+  ChatToMessagesResponseOptions,
+  ChatToMessagesStreamOptions,
+  JsonMode,
+  MessagesToChatRequestOptions,
+  MessagesToChatRequestResult,
+  MessagesToChatResponseOptions,
+  MessagesToChatStreamOptions,
+  ReasoningBudgets,
+  ReasoningEffort,
+} from './translate/index.js';
 
 // SSE helpers.
 export { parseSse } from './sse/parse-sse.js';
