@@ -129,12 +129,12 @@ describe.each(MOUNTS)('chat completions on %s', (mount) => {
 
   it('works with the AI SDK (generateText and streamText)', async () => {
     const provider = createOpenAI({ baseURL: `${app.url}/v1`, apiKey: KEY });
-    const generated = await generateText({ model: provider.chat(VENDOR), prompt: 'Describe a lighthouse.', maxRetries: 0 });
+    const generated = await generateText({ model: provider.chat(VENDOR), prompt: 'Describe a lighthouse.', maxOutputTokens: 256, maxRetries: 0 });
     expect(generated.text).toContain('Describe a lighthouse');
     expect(generated.finishReason).toBe('stop');
     expect(generated.usage.inputTokens).toBeGreaterThan(0);
 
-    const streamed = streamText({ model: provider.chat(PASSTHROUGH), prompt: 'Describe a harbour.', maxRetries: 0 });
+    const streamed = streamText({ model: provider.chat(PASSTHROUGH), prompt: 'Describe a harbour.', maxOutputTokens: 256, maxRetries: 0 });
     let text = '';
     for await (const delta of streamed.textStream) text += delta;
     expect(text).toContain('Describe a harbour');

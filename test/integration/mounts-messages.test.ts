@@ -144,12 +144,12 @@ describe.each(MOUNTS)('messages on %s', (mount) => {
 
   it('works with the AI SDK (generateText and streamText)', async () => {
     const provider = createAnthropic({ baseURL: `${app.url}/v1`, apiKey: KEY });
-    const generated = await generateText({ model: provider(MODEL), prompt: 'Describe a lighthouse.', maxRetries: 0 });
+    const generated = await generateText({ model: provider(MODEL), prompt: 'Describe a lighthouse.', maxOutputTokens: 256, maxRetries: 0 });
     expect(generated.text).toContain('Describe a lighthouse');
     expect(generated.finishReason).toBe('stop');
     expect(generated.usage.inputTokens).toBeGreaterThan(0);
 
-    const streamed = streamText({ model: provider(MODEL), prompt: 'Describe a harbour.', maxRetries: 0 });
+    const streamed = streamText({ model: provider(MODEL), prompt: 'Describe a harbour.', maxOutputTokens: 256, maxRetries: 0 });
     let text = '';
     for await (const delta of streamed.textStream) text += delta;
     expect(text).toContain('Describe a harbour');
