@@ -3,7 +3,7 @@
  * messages upstream answers on `/v1/chat/completions` (SPEC 1.2).
  *
  * Field by field (details in the converter each line names, and in
- * `MAPPING.md`):
+ * the README section "Chat ⇄ messages translation"):
  *
  * | chat | messages |
  * |---|---|

@@ -1,7 +1,7 @@
 /**
  * Translation between the chat-completions and messages formats, both
  * directions, for requests, responses and streams. The field-by-field
- * mapping is in `MAPPING.md` beside this file.
+ * mapping is in the README, section "Chat ⇄ messages translation".
  */
 export {
   DEFAULT_MAX_TOKENS,
