@@ -8,7 +8,7 @@ import { generateText, streamText } from 'ai';
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AUTH, BOTH_TOOLS_PROMPT, CHAT_TOOLS, IMAGE_URL, KEY, openAIClient, PNG_BASE64 } from '../helpers/e2e-fixtures.js';
+import { AUTH, BOTH_TOOLS_PROMPT, CHAT_TOOLS, IMAGE_URL, KEY, openAIClient, PDF_BASE64, PNG_BASE64 } from '../helpers/e2e-fixtures.js';
 import { MOUNTS, type StartedApp, startApp } from '../helpers/start-app.js';
 
 const VENDOR = 'vendora-sonnet-4-6';
@@ -125,6 +125,14 @@ describe.each(MOUNTS)('chat completions on %s', (mount) => {
     // The upstream saw an image and no text: the simulator quotes "the image you sent".
     expect(completion.choices[0]?.message.content).toContain('the image you sent');
     expect(completion.usage?.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it('reads a PDF sent as a file part (a document block upstream)', async () => {
+    const completion = await openai.chat.completions.create({
+      model: VENDOR,
+      messages: [{ role: 'user', content: [{ type: 'file', file: { file_data: `data:application/pdf;base64,${PDF_BASE64}`, filename: 'invoice.pdf' } }] }],
+    });
+    expect(completion.choices[0]?.message.content).toContain('the document you sent');
   });
 
   it('works with the AI SDK (generateText and streamText)', async () => {

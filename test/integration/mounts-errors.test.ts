@@ -121,6 +121,12 @@ describe.each(MOUNTS)('errors on %s', (mount) => {
       expect(vendorError(error).type).toBe('authentication_error');
     });
 
+    it('anthropic: an empty key (the SDK sends an empty x-api-key) → AuthenticationError naming both headers', async () => {
+      const error = await failure(() => anthropicClient(app.url, '').messages.create({ model: 'vendora-sonnet-4-6', max_tokens: 64, messages: user }));
+      expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
+      expect(vendorError(error).message).toMatch(/Missing API key.*x-api-key.*Authorization: Bearer/);
+    });
+
     it.each(['/v1/messages', '/v1/chat/completions', '/v1/models', '/v1/files'])('no key at all on %s → 401', async (path) => {
       const response = await fetch(`${app.url}${path}`, {
         method: path.startsWith('/v1/m') && path !== '/v1/models' ? 'POST' : path === '/v1/chat/completions' ? 'POST' : 'GET',
