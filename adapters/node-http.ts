@@ -76,8 +76,14 @@ export async function readGatewayRequest(
     const rawBody = typeof options.rawBody === 'string' ? Buffer.from(options.rawBody) : options.rawBody;
     return toGatewayRequest(req, res, { ...base, rawBody });
   }
-  // A body parser already consumed the stream: use what it parsed.
-  if (req.readableEnded) return toGatewayRequest(req, res, { ...base, body: options.parsedBody });
+  // A body parser already consumed the stream: use what it parsed, within the
+  // gateway's own limit (the parser's may be larger), as far as the size was announced.
+  if (req.readableEnded) {
+    const announced = Number(req.headers['content-length']);
+    const limit = options.limit ?? DEFAULT_MAX_BODY_BYTES;
+    if (Number.isFinite(announced) && announced > limit) throw tooLargeError(limit);
+    return toGatewayRequest(req, res, { ...base, body: options.parsedBody });
+  }
   const rawBody = await readRawBody(req, options.limit);
   return toGatewayRequest(req, res, { ...base, rawBody });
 }
