@@ -16,7 +16,7 @@ const OPENERS = [
 const SUBJECTS = [
   'The simplest approach',
   'A careful first step',
-  'Most teams',
+  'The common choice',
   'The main idea',
   'A practical answer',
   'The usual pattern',
