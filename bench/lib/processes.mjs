@@ -7,6 +7,15 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 
+// Every server this run started, so none outlives the harness (Ctrl-C, a crash).
+const live = new Set();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => process.exit(130));
+}
+
 /** Whether pinning is possible here (taskset present and at least two cores). */
 export function canPin() {
   if (cpus().length < 2) return false;
@@ -28,6 +37,8 @@ export function startServer({ args, env = {}, core, pinning, timeoutMs = 30_000,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   pin(child.pid, core, pinning);
   let output = '';
   return new Promise((resolve, reject) => {
