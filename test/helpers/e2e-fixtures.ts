@@ -19,6 +19,16 @@ export const AUTH = { keys: [KEY, { key: LIMITED_KEY, id: 'limited', allowedMode
 /** The twelve messages-interface models. */
 export const VENDOR_MODELS = DEFAULT_CATALOG.models.map((model) => model.id);
 
+/** Runs `call`, which must fail, and returns what it threw (for asserting on SDK error classes). */
+export async function failure(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail');
+}
+
 /** The official chat client at `url` (the gateway's origin): base URL `url/v1`. */
 export function openAIClient(url: string, apiKey: string = KEY): OpenAI {
   return new OpenAI({ baseURL: `${url}/v1`, apiKey, maxRetries: 0 });

@@ -7,18 +7,8 @@
 import Anthropic, { APIError as AnthropicAPIError } from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicBearerClient, anthropicClient, AUTH, KEY, LIMITED_KEY, LIMITED_MODEL, openAIClient } from '../helpers/e2e-fixtures.js';
+import { anthropicBearerClient, anthropicClient, AUTH, failure, KEY, LIMITED_KEY, LIMITED_MODEL, openAIClient } from '../helpers/e2e-fixtures.js';
 import { MOUNTS, type StartedApp, startApp } from '../helpers/start-app.js';
-
-/** Runs `call`, which must fail, and returns the error. */
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 /** The body of an Anthropic SDK error (`err.error` is the whole body). */
 function vendorError(error: unknown): { type?: string; message?: string } {

@@ -8,17 +8,8 @@ import Anthropic, { toFile } from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { DEFAULT_SEED_FILES } from 'modelgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicClient, AUTH, openAIClient, VENDOR_MODELS } from '../helpers/e2e-fixtures.js';
+import { anthropicClient, AUTH, failure, openAIClient, VENDOR_MODELS } from '../helpers/e2e-fixtures.js';
 import { MOUNTS, type StartedApp, startApp } from '../helpers/start-app.js';
-
-async function failure(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
-}
 
 interface SeedFile {
   id: string;
