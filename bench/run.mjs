@@ -149,6 +149,7 @@ async function main() {
   addRatios(rows);
   const targets = checkTargets(rows);
   const report = formatReport(rows, targets);
+  if (profileName !== 'full') process.stdout.write(`(${profileName} profile: short windows, indicative only; \`npm run bench -- --full\` for figures to quote)\n\n`);
   process.stdout.write(`${report}\n`);
   const out = args.out ?? join(BENCH, 'results', 'latest.json');
   mkdirSync(dirname(out), { recursive: true });
