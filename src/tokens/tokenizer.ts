@@ -13,10 +13,43 @@ import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
 // contain them, and the default setting would throw instead of counting.
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
+/**
+ * Longest run of non-whitespace encoded in one piece. Byte-pair merging is
+ * quadratic in the length of a pre-tokenized word, so a prompt holding a long
+ * unbroken run (base64 pasted as text, a minified blob) would block the event
+ * loop for seconds; cutting runs into pieces keeps encoding linear and
+ * changes counts by at most a token per piece.
+ */
+const MAX_RUN = 256;
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
+
+/** `text` cut so that no run of non-whitespace is longer than {@link MAX_RUN} (surrogate pairs kept whole). */
+function splitLongRuns(text: string): string[] {
+  const pieces: string[] = [];
+  let from = 0;
+  for (const match of text.matchAll(LONG_RUN)) {
+    const end = match.index + match[0].length;
+    let at = match.index;
+    while (end - at > MAX_RUN) {
+      let cut = at + MAX_RUN;
+      const code = text.charCodeAt(cut);
+      if (code >= 0xdc00 && code <= 0xdfff) cut -= 1;
+      pieces.push(text.slice(from, cut));
+      from = cut;
+      at = cut;
+    }
+  }
+  pieces.push(text.slice(from));
+  return pieces;
+}
+
 /** The token ids of `text` (special-token markers are encoded as plain text). */
 export function encodeText(text: string): number[] {
   if (text.length === 0) return [];
-  return encode(text, PLAIN_TEXT);
+  LONG_RUN.lastIndex = 0;
+  if (!LONG_RUN.test(text)) return encode(text, PLAIN_TEXT);
+  LONG_RUN.lastIndex = 0;
+  return splitLongRuns(text).flatMap((piece) => (piece.length === 0 ? [] : encode(piece, PLAIN_TEXT)));
 }
 
 /** The text of `tokens`; ends in U+FFFD when the last character is split across tokens. */

@@ -1,0 +1,50 @@
+/**
+ * Byte-pair merging is quadratic in the length of one pre-tokenized word, so
+ * the tokenizer must never hand the encoder a long unbroken run (a 60 KB run
+ * of one letter once blocked the event loop for 13 s). Checked structurally,
+ * by watching what reaches the encoder, not by timing.
+ */
+import { describe, expect, it, vi } from 'vitest';
+
+const seen: string[] = [];
+vi.mock('gpt-tokenizer/encoding/cl100k_base', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('gpt-tokenizer/encoding/cl100k_base')>();
+  return {
+    ...actual,
+    encode: (text: string, options?: Parameters<typeof actual.encode>[1]) => {
+      seen.push(text);
+      return actual.encode(text, options);
+    },
+  };
+});
+
+const { countTextTokens, decodeTokens, encodeText } = await import('../../../../src/tokens/tokenizer.js');
+
+const longestRun = (text: string) => Math.max(0, ...(text.match(/\S+/g) ?? []).map((run) => run.length));
+
+describe('tokenizer on long unbroken runs', () => {
+  it('never encodes a run of non-whitespace longer than 256 characters', () => {
+    seen.length = 0;
+    const text = `start ${'x'.repeat(60_000)} middle ${'QUJD'.repeat(10_000)} end`;
+    const tokens = encodeText(text);
+    expect(seen.length).toBeGreaterThan(1);
+    for (const piece of seen) expect(longestRun(piece)).toBeLessThanOrEqual(256);
+    expect(decodeTokens(tokens)).toBe(text);
+  });
+
+  it('keeps surrogate pairs whole at the cuts', () => {
+    const text = '😀'.repeat(1_000);
+    expect(decodeTokens(encodeText(text))).toBe(text);
+  });
+
+  it('counts ordinary text in one piece, exactly as before', () => {
+    seen.length = 0;
+    const text = 'The quick brown fox jumps over the lazy dog. '.repeat(50);
+    expect(countTextTokens(text)).toBeGreaterThan(400);
+    expect(seen).toEqual([text]);
+  });
+
+  it('grows with the run: a longer run counts more tokens', () => {
+    expect(countTextTokens('x'.repeat(20_000))).toBeGreaterThan(countTextTokens('x'.repeat(2_000)));
+  });
+});
