@@ -30,7 +30,8 @@ import { addRatios, checkTargets, formatReport } from './lib/report.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(BENCH, '..');
-const log = (message) => process.stderr.write(`[bench] ${message}\n`);
+const t0 = Date.now();
+const log = (message) => process.stderr.write(`[bench ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${message}\n`);
 
 const { values: args } = parseArgs({
   options: {

@@ -1,24 +1,33 @@
 /**
  * Non-streamed load: autocannon with a fixed number of keep-alive
- * connections sending the same request for a fixed time.
+ * connections sending the same request for a fixed time or count.
  */
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 /**
- * Runs autocannon against `url` for `seconds` (or `amount` requests) and resolves with
+ * Runs autocannon against `url` for `seconds`, or for `amount` requests
+ * (stopped after `maxSeconds` when given), and resolves with
  * `{ ok, failed, seconds, rps, p50Ms, p99Ms }` (latency resolution: 1 ms).
  */
-export async function runAutocannon({ url, headers, body, connections, seconds, amount }) {
+export async function runAutocannon({ url, headers, body, connections, seconds, amount, maxSeconds }) {
   const started = performance.now();
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body,
-    connections,
-    ...(amount !== undefined ? { amount } : { duration: seconds }),
-    timeout: 30,
+  const result = await new Promise((resolve, reject) => {
+    const instance = autocannon({
+      url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      connections,
+      ...(amount !== undefined ? { amount } : { duration: seconds }),
+      timeout: 30,
+    }, (error, value) => {
+      clearTimeout(cap);
+      if (error) reject(error);
+      else resolve(value);
+    });
+    // A slow server must not stretch a count-bound warm-up: stop it at the cap.
+    const cap = maxSeconds === undefined ? undefined : setTimeout(() => instance.stop(), maxSeconds * 1000);
   });
   const ok = result['2xx'];
   // Wall time of the run: autocannon's own `duration` is rounded to whole seconds.

@@ -49,7 +49,7 @@ async function measured(pid, work, stubPid) {
 /** A non-streamed case. */
 async function loadCase({ server, origin, address, body, profile, stubPid }) {
   const base = { url: origin + address.path, headers: address.headers, body, connections: profile.connections };
-  if (profile.warmAmount !== undefined) await runAutocannon({ ...base, amount: profile.warmAmount });
+  if (profile.warmAmount !== undefined) await runAutocannon({ ...base, amount: profile.warmAmount, maxSeconds: profile.warmMaxSeconds });
   else await runAutocannon({ ...base, seconds: profile.warmSeconds });
   const m = await measured(server.pid, () => runAutocannon({ ...base, seconds: profile.seconds, amount: profile.amount }), stubPid);
   const r = m.result;

@@ -5,7 +5,7 @@
  */
 export const PROFILES = {
   quick: {
-    load: { connections: 32, warmAmount: 1500, seconds: 1 },
+    load: { connections: 32, warmAmount: 1500, warmMaxSeconds: 0.7, seconds: 1 },
     stream: { connections: 8, warmSeconds: 0.2, seconds: 1 },
     slow: { total: 1000, firstWave: 500, events: 30 },
     skip: ['stream-50-translated', 'bare-express:slow-streams', 'modelgate-express:slow-streams', 'modelgate-express-raw:chat', 'modelgate-express-raw:chat-large'],
