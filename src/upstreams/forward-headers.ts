@@ -41,6 +41,16 @@ export function isUnforwardableHeader(name: string): boolean {
   return HOP_BY_HOP.has(lower) || CREDENTIALS.has(lower) || lower.startsWith('proxy-');
 }
 
+// Built once: this runs on every upstream call.
+const DEFAULT_ALLOWED: ReadonlySet<string> = new Set(DEFAULT_FORWARDED_HEADERS);
+const NONE: ReadonlySet<string> = new Set();
+
+function allowedWith(extra: readonly string[]): ReadonlySet<string> {
+  const allowed = new Set(DEFAULT_FORWARDED_HEADERS);
+  for (const name of extra) allowed.add(name.toLowerCase());
+  return allowed;
+}
+
 /** Options of {@link forwardHeaders}. */
 export interface ForwardHeadersOptions {
   /** Extra header names to forward (case-insensitive), on top of {@link DEFAULT_FORWARDED_HEADERS}. */
@@ -56,10 +66,10 @@ export interface ForwardHeadersOptions {
  * always dropped.
  */
 export function forwardHeaders(incoming: IncomingHeaders, options: ForwardHeadersOptions = {}): Record<string, string> {
-  const allowed = new Set(DEFAULT_FORWARDED_HEADERS);
-  for (const name of options.allow ?? []) allowed.add(name.toLowerCase());
-  const connectionListed = new Set(
-    flatten(incoming.connection ?? incoming.Connection)
+  const allowed = options.allow?.length ? allowedWith(options.allow) : DEFAULT_ALLOWED;
+  const connection = incoming.connection ?? incoming.Connection;
+  const connectionListed = connection === undefined ? NONE : new Set(
+    flatten(connection)
       .split(',')
       .map((token) => token.trim().toLowerCase())
       .filter(Boolean),
