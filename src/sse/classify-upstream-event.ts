@@ -8,6 +8,7 @@
 import { GatewayError } from '../errors.js';
 import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
+import type { RawSseEvent } from './raw-sse-event.js';
 
 /** `terminal`: the stream is complete; `error`: the upstream reported a failure in-band. */
 export type UpstreamEventKind = 'terminal' | 'error' | 'data';
@@ -26,6 +27,18 @@ export function classifyUpstreamEvent(event: SseEvent, format: WireFormat): Upst
   // The official client treats data starting with `[DONE]` as the end (PROTOCOLS B.4).
   if (event.data.startsWith('[DONE]')) return 'terminal';
   return CHAT_ERROR.test(event.data) ? 'error' : 'data';
+}
+
+/**
+ * `classifyUpstreamEvent` for an event still in bytes, decoding nothing in
+ * the common cases: a messages event by its name, a chat chunk whose data
+ * starts with `{"` by the key that follows (only `"error"` makes it an error).
+ */
+export function classifyRawEvent(raw: RawSseEvent, format: WireFormat): UpstreamEventKind {
+  if (raw.nameIs('error')) return 'error';
+  if (format === 'messages') return raw.nameIs('message_stop') ? 'terminal' : 'data';
+  if (raw.dataStartsWith('{"')) return raw.dataStartsWith('{"error"') ? classifyUpstreamEvent(raw.toEvent(), format) : 'data';
+  return classifyUpstreamEvent(raw.toEvent(), format);
 }
 
 const STATUS_BY_MESSAGES_TYPE: Record<string, number> = {

@@ -1,6 +1,12 @@
 /**
- * The SSE relay: upstream bytes → parsed events → (translated) client events,
- * one chunk per event, pulled at the client's pace.
+ * The SSE relay: upstream bytes → events → (translated) client events,
+ * pulled at the client's pace, one client chunk per upstream read (all the
+ * events that read completed), so a fast upstream costs one socket write per
+ * read and a trickling one still gets every event out at once.
+ *
+ * Same-format relays forward the upstream's bytes as read when its events
+ * are regular (`SseSplitter`); only the terminal and error events are looked
+ * at, and events are decoded only for `onEvent` and translators.
  *
  * It is a hand-written async iterator rather than an async generator so that
  * a client abort can end a pending `next()` at once: a generator's `return()`
@@ -10,19 +16,22 @@
 import { performance } from 'node:perf_hooks';
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { WireFormat } from '../types.js';
-import { classifyUpstreamEvent, errorFromUpstreamEvent } from './classify-upstream-event.js';
+import { ChunkBuilder } from './chunk-builder.js';
+import { classifyRawEvent, classifyUpstreamEvent, errorFromUpstreamEvent, type UpstreamEventKind } from './classify-upstream-event.js';
 import { encodeStreamError, formatSse, heartbeatFor } from './format-sse.js';
-import { parseSse, type SseEvent } from './parse-sse.js';
+import { DEFAULT_SSE_MAX_BUFFER_SIZE, type SseEvent } from './parse-sse.js';
+import type { RawSseEvent } from './raw-sse-event.js';
 import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions } from './relay-options.js';
+import { SseSplitter, type SseSink } from './sse-splitter.js';
 
 export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, StreamTransform } from './relay-options.js';
 export { DEFAULT_HEARTBEAT_MS } from './relay-options.js';
 
-/** Events read after the terminal one before the upstream is cut instead (keeps a finished relay cheap). */
-const MAX_TRAILING_EVENTS = 100;
+/** Reads after the terminal event before the upstream is cut instead (keeps a finished relay cheap). */
+const MAX_TRAILING_READS = 100;
 
 type Wake =
-  | { kind: 'event'; event: SseEvent }
+  | { kind: 'chunk'; chunk: Uint8Array }
   | { kind: 'end' }
   | { kind: 'failure'; error: unknown }
   | { kind: 'heartbeat' }
@@ -32,21 +41,20 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const HEARTBEAT: Wake = { kind: 'heartbeat' };
 const END: Wake = { kind: 'end' };
 const ABORT: Wake = { kind: 'abort' };
-const encoder = new TextEncoder();
 const noop = (): void => {};
 
-function toBytes(chunk: string | Uint8Array): Uint8Array {
-  return typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
-}
-
-class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
-  private readonly events: AsyncGenerator<SseEvent, void, undefined>;
+class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink {
+  private readonly reader: AsyncIterator<Uint8Array>;
+  private readonly splitter: SseSplitter;
+  private readonly output = new ChunkBuilder();
   private readonly upstreamFormat: WireFormat;
   private readonly heartbeat: Uint8Array;
   private readonly heartbeatMs: number;
   private readonly queue: Uint8Array[] = [];
-  private pending: Promise<IteratorResult<SseEvent, void>> | undefined;
+  /** The upstream read in flight; a read interrupted by a heartbeat is awaited again, never doubled. */
+  private pending: Promise<IteratorResult<Uint8Array>> | undefined;
   private waiter: ((wake: Wake) => void) | undefined;
+  /** One heartbeat timer per stream, re-armed with `refresh()` each time the relay starts waiting. */
   private timer: NodeJS.Timeout | undefined;
   /** `streaming` → `closing` (last chunks queued) → `done`. */
   private phase: 'streaming' | 'closing' | 'done' = 'streaming';
@@ -60,8 +68,9 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
     if (!options.transform && this.upstreamFormat !== options.format) {
       throw new TypeError('relaySse: a transform is required when the upstream format differs from the client format');
     }
-    this.events = parseSse(options.upstream, { maxBufferSize: options.maxBufferSize });
-    this.heartbeat = encoder.encode(heartbeatFor(options.format));
+    this.reader = options.upstream[Symbol.asyncIterator]();
+    this.splitter = new SseSplitter(options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE);
+    this.heartbeat = Buffer.from(heartbeatFor(options.format));
     this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     if (options.signal.aborted) this.abort();
     else options.signal.addEventListener('abort', this.onAbort, { once: true });
@@ -86,8 +95,8 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
           return { done: false, value: this.heartbeat };
         case 'abort':
           return DONE;
-        case 'event':
-          this.handleEvent(wake.event);
+        case 'chunk':
+          this.handleChunk(wake.chunk);
           break;
         case 'end':
           this.fail(new GatewayError('UPSTREAM_ERROR', `Upstream "${this.name}" ended the stream before it was complete.`));
@@ -114,66 +123,121 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
     return this.options.upstreamName ?? 'upstream';
   }
 
-  /** Waits for the next upstream event, a heartbeat tick or an abort, whichever comes first. */
+  /** Waits for the next upstream read, a heartbeat tick or an abort, whichever comes first. */
   private wait(): Promise<Wake> {
-    // A read interrupted by a heartbeat stays pending and is raced again: never two reads at once.
-    const pending = (this.pending ??= this.events.next());
+    const pending = (this.pending ??= this.reader.next());
     return new Promise<Wake>((resolve) => {
       this.waiter = resolve;
-      if (this.heartbeatMs > 0) this.timer = setTimeout(resolve, this.heartbeatMs, HEARTBEAT);
+      if (this.heartbeatMs > 0) {
+        if (this.timer === undefined) this.timer = setTimeout(this.onHeartbeat, this.heartbeatMs);
+        else this.timer.refresh();
+      }
       pending.then(
-        (result) => resolve(result.done ? END : { kind: 'event', event: result.value }),
-        (error: unknown) => resolve({ kind: 'failure', error }),
+        (result) => {
+          if (this.waiter !== resolve) return;
+          this.waiter = undefined;
+          this.pending = undefined;
+          resolve(result.done ? END : { kind: 'chunk', chunk: result.value });
+        },
+        (error: unknown) => {
+          if (this.waiter !== resolve) return;
+          this.waiter = undefined;
+          this.pending = undefined;
+          resolve({ kind: 'failure', error });
+        },
       );
-    }).then((wake) => {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.waiter = undefined;
-      if (wake.kind !== 'heartbeat' && wake.kind !== 'abort') this.pending = undefined;
-      return wake;
     });
   }
 
-  private notify(event: SseEvent): void {
+  /** Timer callback: wakes a relay waiting on a silent upstream; a tick while the client is busy is dropped. */
+  private readonly onHeartbeat = (): void => {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.(HEARTBEAT);
+  };
+
+  private stopHeartbeat(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Turns one upstream read into (at most) one client chunk, handling its events synchronously. */
+  private handleChunk(chunk: Uint8Array): void {
+    try {
+      this.splitter.push(chunk, this);
+    } catch (error) {
+      this.fail(toGatewayError(error));
+      return;
+    }
+    this.flushOutput();
+  }
+
+  private flushOutput(): void {
+    const out = this.output.take();
+    if (out !== undefined) this.queue.push(out);
+  }
+
+  private notify(event: SseEvent | undefined): void {
     this.eventCount++;
     this.firstEventAt ??= performance.now();
+    if (event === undefined || this.options.onEvent === undefined) return;
     try {
-      this.options.onEvent?.(event);
+      this.options.onEvent(event);
     } catch {
       // Observers (usage, logs) must never break the stream they watch.
     }
   }
 
-  private enqueue(chunks: Iterable<string | Uint8Array>): void {
-    for (const chunk of chunks) this.queue.push(toBytes(chunk));
+  /** `SseSink`: a regular event, still in bytes. */
+  onRaw(raw: RawSseEvent): boolean {
+    if (this.phase !== 'streaming') return false;
+    // Decoding is only paid for when someone reads the text.
+    const decoded = this.options.onEvent || this.options.transform ? raw.toEvent() : undefined;
+    this.notify(decoded);
+    const kind = decoded ? classifyUpstreamEvent(decoded, this.upstreamFormat) : classifyRawEvent(raw, this.upstreamFormat);
+    if (this.options.transform || kind === 'error') return this.handleEvent(decoded ?? raw.toEvent(), kind);
+    this.output.addBytes(raw.buf, raw.start, raw.end);
+    if (kind === 'terminal') this.close('completed');
+    return kind !== 'terminal';
   }
 
-  private handleEvent(event: SseEvent): void {
+  /** `SseSink`: an event the general parser read. */
+  onParsed(event: SseEvent): boolean {
+    if (this.phase !== 'streaming') return false;
     this.notify(event);
+    return this.handleEvent(event, classifyUpstreamEvent(event, this.upstreamFormat));
+  }
+
+  /** Handles one decoded event; false once the stream is over. */
+  private handleEvent(event: SseEvent, kind: UpstreamEventKind): boolean {
     const { transform } = this.options;
-    const kind = classifyUpstreamEvent(event, this.upstreamFormat);
     try {
       if (kind === 'error') {
         const error = errorFromUpstreamEvent(event, this.upstreamFormat, this.name);
         // Same format: the vendor's own error event is already what the client expects.
-        this.enqueue(transform ? transform.error(error) : [formatSse(event)]);
+        this.addAll(transform ? transform.error(error) : [formatSse(event)]);
         this.close('failed', error);
-        return;
+        return false;
       }
       if (transform) {
-        if (!(kind === 'terminal' && this.upstreamFormat === 'chat')) this.enqueue(transform.push(event));
-        if (kind === 'terminal') this.enqueue(transform.end());
+        if (!(kind === 'terminal' && this.upstreamFormat === 'chat')) this.addAll(transform.push(event));
+        if (kind === 'terminal') this.addAll(transform.end());
       } else {
-        this.queue.push(encoder.encode(formatSse(event)));
+        this.output.addText(formatSse(event));
       }
     } catch (error) {
       this.fail(toGatewayError(error));
-      return;
+      return false;
     }
     if (kind === 'terminal') this.close('completed');
+    return kind !== 'terminal';
   }
 
-  /** Ends the client stream with one error event in its format. */
+  private addAll(chunks: Iterable<string | Uint8Array>): void {
+    for (const chunk of chunks) this.output.addText(chunk);
+  }
+
+  /** Ends the client stream with one error event in its format (after what the read produced so far). */
   private fail(error: GatewayError): void {
     const { transform } = this.options;
     let chunks: Iterable<string | Uint8Array> | undefined;
@@ -184,8 +248,11 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
         chunks = undefined;
       }
     }
-    this.enqueue(chunks ?? [encodeStreamError(error, this.options.format)]);
+    this.flushOutput();
+    this.addAll(chunks ?? [encodeStreamError(error, this.options.format)]);
+    this.flushOutput();
     this.destroyUpstream();
+    this.stopHeartbeat();
     this.phase = 'closing';
     this.status = 'failed';
     this.error = error;
@@ -196,22 +263,33 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
     this.phase = 'closing';
     this.status = status;
     this.error = error;
-    void this.readRest(MAX_TRAILING_EVENTS, false).then((result) => {
+    this.stopHeartbeat();
+    void this.readRest(MAX_TRAILING_READS, false).then((result) => {
       if (!result.drained) this.destroyUpstream();
     });
   }
 
   /**
-   * Reads the upstream to its end (at most `limit` events), feeding
+   * Reads the upstream to its end (at most `limit` reads), feeding
    * `onEvent` when `observe` is set. Never throws.
    */
   private async readRest(limit: number, observe: boolean): Promise<{ drained: boolean; error?: GatewayError }> {
+    const sink: SseSink = {
+      onRaw: (raw) => {
+        this.notify(this.options.onEvent ? raw.toEvent() : undefined);
+        return true;
+      },
+      onParsed: (event) => {
+        this.notify(event);
+        return true;
+      },
+    };
     try {
       for (let n = 0; n < limit; n++) {
-        const result = await (this.pending ?? this.events.next());
+        const result = await (this.pending ?? this.reader.next());
         this.pending = undefined;
         if (result.done) return { drained: true };
-        if (observe) this.notify(result.value);
+        if (observe) this.splitter.push(result.value, sink);
       }
       return { drained: false };
     } catch (error) {
@@ -222,8 +300,8 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
   private destroyUpstream(): void {
     const upstream = this.options.upstream as { destroy?: (error?: Error) => void };
     if (typeof upstream.destroy === 'function') upstream.destroy();
-    // Reaches the body's own iterator when the parser is paused between events.
-    this.events.return(undefined).catch(noop);
+    // Reaches the body's own iterator when it is paused between reads.
+    this.reader.return?.(undefined).catch(noop);
     this.pending?.catch(noop);
   }
 
@@ -236,9 +314,10 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
     const wasStreaming = this.phase === 'streaming';
     this.phase = 'done';
     this.queue.length = 0;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.waiter?.(ABORT);
+    this.stopHeartbeat();
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.(ABORT);
     if (!wasStreaming) {
       this.report({ status: 'aborted' });
       return;
@@ -278,10 +357,12 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined> {
  * Relays an upstream SSE body to a client; the result is the `body` of an
  * `SseResponse` (send it with `SSE_HEADERS`).
  *
- * - Pull-based: one upstream event is read per chunk the client takes, so a
- *   slow client holds back the upstream (bounded memory).
+ * - Pull-based: one upstream read per chunk the client takes (the chunk holds
+ *   every event that read completed), so a slow client holds back the
+ *   upstream (bounded memory).
  * - Passthrough (no `transform`): every event is re-emitted with the same
- *   name, id and data text, unknown event types included.
+ *   name, id and data text, unknown event types included; regular events
+ *   (`event: `/`data: ` lines, LF line ends) go out as the upstream's bytes.
  * - Heartbeat (`heartbeatMs`, default 15 s): messages `event: ping`, chat an
  *   SSE comment, while the upstream is silent.
  * - Faults after the start (in-band upstream error, cut before the terminal
