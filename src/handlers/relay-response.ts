@@ -11,8 +11,11 @@ import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
 import { createSseHeaders } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
+import type { TokenUsage } from '../usage.js';
 import { type CallPlan, readUpstreamJson, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { reportUsage, wantsUsage } from './report-usage.js';
+
+const UTF8 = new TextDecoder();
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
@@ -65,24 +68,61 @@ async function* teeForUsage(
   }
 }
 
+/**
+ * Largest relayed JSON answer read whole before it is sent (1 MiB): the
+ * writers then send it in one `res.end(buf)` (Koa gets a Buffer instead of a
+ * stream pipeline), which costs far less per request than relaying chunks
+ * through async iteration. Larger or unannounced bodies are streamed.
+ */
+export const MAX_BUFFERED_JSON_BYTES = 1024 * 1024;
+
+/** The announced length when it is a small enough integer to buffer, else undefined. */
+function bufferableLength(contentLength: string | undefined): number | undefined {
+  if (contentLength === undefined) return undefined;
+  const length = Number(contentLength);
+  return Number.isInteger(length) && length >= 0 && length <= MAX_BUFFERED_JSON_BYTES ? length : undefined;
+}
+
+/** Reads a whole (small) body; one chunk is returned as is, without copying. */
+async function readWhole(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    chunks.push(chunk);
+    size += chunk.byteLength;
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  return Buffer.concat(chunks, size);
+}
+
+function usageOf(sent: SentCall<CallPlan>, bytes: Uint8Array): TokenUsage {
+  try {
+    return readUsage(sent.plan.target.upstream.format, JSON.parse(UTF8.decode(bytes)));
+  } catch {
+    // Usage is best-effort: an unparseable body still reaches the client as sent.
+    return {};
+  }
+}
+
 /** Relays a same-format JSON answer as the bytes the upstream sent (no re-serialisation). */
 export async function relayJsonBytes(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<BytesResponse> {
   await failIfUnsuccessful(ctx, runtime, sent);
   const { response, plan } = sent;
   const headers = relayedHeaders(response);
   headers['content-type'] = response.headers['content-type'] ?? 'application/json';
-  if (response.headers['content-length'] !== undefined) headers['content-length'] = response.headers['content-length'];
+  const contentLength = response.headers['content-length'];
+  if (contentLength !== undefined) headers['content-length'] = contentLength;
+  const report = (usage: TokenUsage, aborted: boolean) =>
+    reportUsage(ctx, runtime, { status: response.status, stream: false, usage, aborted, target: plan.target, firstByteAt: sent.headAt });
+  if (bufferableLength(contentLength) !== undefined) {
+    const bytes = await readWhole(response.body);
+    headers['content-length'] = String(bytes.byteLength);
+    if (wantsUsage(runtime)) report(usageOf(sent, bytes), false);
+    return { type: 'bytes', status: response.status, headers, body: bytes };
+  }
   let body: AsyncIterable<Uint8Array> = response.body;
   if (wantsUsage(runtime)) {
-    body = teeForUsage(response.body, (chunks, aborted) => {
-      let usage = {};
-      try {
-        usage = readUsage(plan.target.upstream.format, JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      } catch {
-        // Usage is best-effort: an unparseable body still reached the client as sent.
-      }
-      reportUsage(ctx, runtime, { status: response.status, stream: false, usage, aborted, target: plan.target, firstByteAt: sent.headAt });
-    });
+    body = teeForUsage(response.body, (chunks, aborted) => report(usageOf(sent, Buffer.concat(chunks)), aborted));
   }
   return { type: 'bytes', status: response.status, headers, body };
 }

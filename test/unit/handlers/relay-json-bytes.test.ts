@@ -1,0 +1,106 @@
+/**
+ * Relayed (same-format) JSON answers: small bodies with a content-length
+ * are read whole and returned as one `Uint8Array`; large or unannounced
+ * ones stay streamed. Either way the client gets the upstream's exact bytes
+ * and `onUsage` gets one record with the body's usage.
+ */
+import { describe, expect, it } from 'vitest';
+import { createGateway } from '../../../src/gateway.js';
+import { MAX_BUFFERED_JSON_BYTES } from '../../../src/handlers/relay-response.js';
+import type { BytesResponse, GatewayResponse } from '../../../src/types.js';
+import type { Upstream, UpstreamCall } from '../../../src/upstreams/upstream.js';
+import type { UsageRecord } from '../../../src/usage.js';
+
+const KEY = 'sk-relay-test';
+
+/** A chat answer with odd spacing and key order: any re-serialisation would change these bytes. */
+function answerText(padding = 0): string {
+  return `{"id":"chatcmpl-1" , "object":"chat.completion","created":1,"model":"gpt-relay","pad":"${'x'.repeat(padding)}",`
+    + '"choices":[{"index":0,"message":{"role":"assistant","content":"h\\u00e9llo"},"finish_reason":"stop"}],'
+    + '"usage":{"prompt_tokens":7,"completion_tokens":3,"total_tokens":10}}';
+}
+
+/** An upstream answering `text` in `chunks` pieces, announcing its length or not. */
+function fakeUpstream(text: string, options: { announce: boolean; chunks: number }): Upstream & { calls: UpstreamCall[] } {
+  const bytes = Buffer.from(text);
+  const calls: UpstreamCall[] = [];
+  return {
+    name: 'fake',
+    format: 'chat',
+    calls,
+    async send(call) {
+      calls.push(call);
+      const size = Math.ceil(bytes.byteLength / options.chunks);
+      async function* body() {
+        for (let offset = 0; offset < bytes.byteLength; offset += size) yield bytes.subarray(offset, offset + size);
+      }
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': 'up-1' };
+      if (options.announce) headers['content-length'] = String(bytes.byteLength);
+      return { status: 200, headers, body: body() };
+    },
+  };
+}
+
+async function collect(body: BytesResponse['body']): Promise<Buffer> {
+  if (body instanceof Uint8Array) return Buffer.from(body);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+async function call(upstream: Upstream, usage: UsageRecord[]): Promise<GatewayResponse> {
+  const gateway = createGateway({
+    auth: { keys: [KEY] },
+    routes: [{ match: 'gpt-relay', upstream }],
+    onUsage: (record) => usage.push(record),
+  });
+  const rawBody = Buffer.from(JSON.stringify({ model: 'gpt-relay', messages: [{ role: 'user', content: 'Hi' }] }));
+  return gateway.handle({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    rawBody,
+    signal: new AbortController().signal,
+  });
+}
+
+describe('relayed JSON answers', () => {
+  it.each([1, 3])('a small announced body (%i chunks) comes back whole as one Uint8Array with its usage', async (chunks) => {
+    const text = answerText();
+    const usage: UsageRecord[] = [];
+    const response = await call(fakeUpstream(text, { announce: true, chunks }), usage);
+    expect(response.type).toBe('bytes');
+    const body = (response as BytesResponse).body;
+    expect(body).toBeInstanceOf(Uint8Array);
+    expect((await collect(body)).toString('utf8')).toBe(text);
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.headers['upstream-request-id']).toBe('up-1');
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ status: 200, stream: false, aborted: false });
+    expect(usage[0]?.inputTokens).toBe(7);
+    expect(usage[0]?.outputTokens).toBe(3);
+  });
+
+  it('a body without content-length stays streamed, same bytes and usage', async () => {
+    const text = answerText();
+    const usage: UsageRecord[] = [];
+    const response = await call(fakeUpstream(text, { announce: false, chunks: 3 }), usage);
+    const body = (response as BytesResponse).body;
+    expect(body).not.toBeInstanceOf(Uint8Array);
+    expect(response.headers['content-length']).toBeUndefined();
+    expect(usage).toHaveLength(0);
+    expect((await collect(body)).toString('utf8')).toBe(text);
+    expect(usage).toHaveLength(1);
+    expect(usage[0]?.inputTokens).toBe(7);
+  });
+
+  it('a body announced over the limit stays streamed', async () => {
+    const text = answerText(MAX_BUFFERED_JSON_BYTES);
+    const response = await call(fakeUpstream(text, { announce: true, chunks: 4 }), []);
+    const body = (response as BytesResponse).body;
+    expect(body).not.toBeInstanceOf(Uint8Array);
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect((await collect(body)).equals(Buffer.from(text))).toBe(true);
+  });
+});
