@@ -36,3 +36,34 @@ export function parseEventData(event: SseEvent): Record<string, unknown> | undef
     return undefined;
   }
 }
+
+const TEXT_DELTA_HEAD = /^\{"type":"content_block_delta","index":(\d{1,9}),"delta":\{"type":"text_delta","text":"/;
+const TEXT_DELTA_TAIL = /^[ \t\n\r]*\}[ \t\n\r]*\}[ \t\n\r]*$/;
+
+/**
+ * Reads a messages `text_delta` event in the compact shape the vendor sends
+ * (`{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}`,
+ * padding spaces allowed) without building the whole object: translated
+ * streams are mostly these. `undefined` for any other shape; the caller
+ * then parses the event in full, so the result never differs from `JSON.parse`.
+ * @internal
+ */
+export function readTextDelta(data: string): { index: number; text: string } | undefined {
+  const head = TEXT_DELTA_HEAD.exec(data);
+  if (head === null) return undefined;
+  const open = head[0].length - 1;
+  // The closing quote is the first one not escaped by an odd run of backslashes.
+  let close = data.indexOf('"', open + 1);
+  while (close !== -1) {
+    let slashes = 0;
+    while (data.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) break;
+    close = data.indexOf('"', close + 1);
+  }
+  if (close === -1 || !TEXT_DELTA_TAIL.test(data.slice(close + 1))) return undefined;
+  try {
+    return { index: Number(head[1]), text: JSON.parse(data.slice(open, close + 1)) as string };
+  } catch {
+    return undefined;
+  }
+}
