@@ -10,7 +10,7 @@ import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import { readBody } from '../upstreams/read-body.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
-import { pickResponseHeaders } from '../upstreams/response-headers.js';
+import { isRelayedResponseHeader } from '../upstreams/response-headers.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
 import { forwardHeaders } from '../upstreams/forward-headers.js';
@@ -75,12 +75,21 @@ export async function sendPlans<P extends CallPlan>(
 
 /** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */
 export function relayedHeaders(response: UpstreamResponse): Record<string, string> {
-  const picked = pickResponseHeaders(response.headers);
-  const upstreamId = picked['request-id'] ?? picked['x-request-id'];
-  delete picked['request-id'];
-  delete picked['x-request-id'];
-  if (upstreamId !== undefined) picked['upstream-request-id'] = upstreamId;
-  return picked;
+  const out: Record<string, string> = {};
+  let requestId: string | undefined;
+  let xRequestId: string | undefined;
+  // Built in one pass without `delete` (which would turn the object into a slow dictionary for the writer).
+  for (const name of Object.keys(response.headers)) {
+    if (!isRelayedResponseHeader(name)) continue;
+    const lower = name.toLowerCase();
+    const value = response.headers[name]!;
+    if (lower === 'request-id') requestId = value;
+    else if (lower === 'x-request-id') xRequestId = value;
+    else out[lower] = value;
+  }
+  const upstreamId = requestId ?? xRequestId;
+  if (upstreamId !== undefined) out['upstream-request-id'] = upstreamId;
+  return out;
 }
 
 /**

@@ -75,14 +75,21 @@ export function forwardHeaders(incoming: IncomingHeaders, options: ForwardHeader
       .filter(Boolean),
   );
   const out: Record<string, string> = {};
-  for (const [rawName, value] of Object.entries(incoming)) {
+  for (const rawName of Object.keys(incoming)) {
+    const value = incoming[rawName];
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
+    // The allow-list rejects almost every header, so it is checked first (this runs per upstream call).
+    if (!allowed.has(name) && !hasForwardedPrefix(name)) continue;
     if (isUnforwardableHeader(name) || connectionListed.has(name)) continue;
-    if (!allowed.has(name) && !DEFAULT_FORWARDED_PREFIXES.some((prefix) => name.startsWith(prefix))) continue;
     out[name] = flatten(value);
   }
   return out;
+}
+
+function hasForwardedPrefix(name: string): boolean {
+  for (const prefix of DEFAULT_FORWARDED_PREFIXES) if (name.startsWith(prefix)) return true;
+  return false;
 }
 
 function flatten(value: string | string[] | undefined): string {

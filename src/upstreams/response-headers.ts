@@ -13,7 +13,9 @@ const RELAYED_PREFIXES = ['x-ratelimit-', 'anthropic-ratelimit-'];
 /** True for an upstream response header that is relayed to the client. */
 export function isRelayedResponseHeader(name: string): boolean {
   const lower = name.toLowerCase();
-  return RELAYED.has(lower) || RELAYED_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  if (RELAYED.has(lower)) return true;
+  for (const prefix of RELAYED_PREFIXES) if (lower.startsWith(prefix)) return true;
+  return false;
 }
 
 /**
