@@ -58,30 +58,33 @@ const EVENT_PREFIX = 'event: ';
 const DATA_PREFIX = 'data: ';
 
 /**
- * Fills `raw` when `buf[start, end)` (an LF-only event ending with its blank
- * line) is regular, and says whether it was. Anything else (comments, `id:`,
- * `retry:`, several data lines, no space after the colon, an empty name) is
- * left to the general parser.
+ * Reads the event starting at `buf[start]` (LF line ends only) when it is
+ * regular and its blank line is inside `buf`: fills `raw` and returns the
+ * index after the blank line. Returns -1 otherwise: the event is incomplete,
+ * or irregular (comments, `id:`, `retry:`, several data lines, no space
+ * after the colon, an empty name) and left to the general parser.
+ * It finds the event's end itself, so a regular event is scanned once.
  */
-export function readRegularEvent(raw: RawSseEvent, buf: Buffer, start: number, end: number): boolean {
+export function readRegularEvent(raw: RawSseEvent, buf: Buffer, start: number): number {
   let at = start;
-  raw.nameStart = -1;
-  raw.nameEnd = -1;
-  if (asciiAt(buf, at, end, EVENT_PREFIX, false)) {
-    const lineEnd = buf.indexOf(LF, at + EVENT_PREFIX.length);
-    if (lineEnd === at + EVENT_PREFIX.length) return false;
-    raw.nameStart = at + EVENT_PREFIX.length;
-    raw.nameEnd = lineEnd;
-    at = lineEnd + 1;
+  let nameStart = -1;
+  let nameEnd = -1;
+  if (asciiAt(buf, at, buf.length, EVENT_PREFIX, false)) {
+    nameStart = at + EVENT_PREFIX.length;
+    nameEnd = buf.indexOf(LF, nameStart);
+    if (nameEnd <= nameStart) return -1;
+    at = nameEnd + 1;
   }
-  if (!asciiAt(buf, at, end, DATA_PREFIX, false)) return false;
+  if (!asciiAt(buf, at, buf.length, DATA_PREFIX, false)) return -1;
   const dataStart = at + DATA_PREFIX.length;
-  // The first line end after the data must be the one that precedes the blank line.
-  if (buf.indexOf(LF, dataStart) !== end - 2) return false;
+  const dataEnd = buf.indexOf(LF, dataStart);
+  if (dataEnd === -1 || buf[dataEnd + 1] !== LF) return -1;
   raw.buf = buf;
   raw.start = start;
-  raw.end = end;
+  raw.end = dataEnd + 2;
+  raw.nameStart = nameStart;
+  raw.nameEnd = nameEnd;
   raw.dataStart = dataStart;
-  raw.dataEnd = end - 2;
-  return true;
+  raw.dataEnd = dataEnd;
+  return raw.end;
 }

@@ -29,6 +29,9 @@ export interface SseSink {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const BLANK_LINE = Buffer.from('\n\n');
+/** `emit`: the sink asked to stop. */
+const STOP = -2;
 
 function toBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
@@ -83,32 +86,44 @@ export class SseSplitter {
       // The blank line may straddle the two chunks.
       const last = this.pending[this.pending.length - 1] as Buffer;
       const straddles = last[last.length - 1] === LF && buf[0] === LF;
-      const cut = straddles ? 0 : buf.indexOf('\n\n');
+      const cut = straddles ? 0 : buf.indexOf(BLANK_LINE);
       if (cut === -1) {
         this.hold(buf);
         return;
       }
-      const end = straddles ? 1 : cut + 2;
-      const event = this.takePending(buf.subarray(0, end));
-      if (!this.emit(event, 0, event.length, sink)) return;
-      from = end;
+      from = straddles ? 1 : cut + 2;
+      const event = this.takePending(buf.subarray(0, from));
+      if (this.emit(event, this.skipStreamBom(event, 0), sink) === STOP) return;
+    } else if (this.atStreamStart && buf.length >= 3) {
+      from = this.skipStreamBom(buf, 0);
     }
-    for (;;) {
-      const cut = buf.indexOf('\n\n', from);
-      if (cut === -1) break;
-      if (!this.emit(buf, from, cut + 2, sink)) return;
-      from = cut + 2;
+    while (from < buf.length) {
+      const end = this.emit(buf, from, sink);
+      if (end === STOP) return;
+      if (end === -1) break;
+      from = end;
     }
     if (from < buf.length) this.hold(buf.subarray(from));
   }
 
-  private emit(buf: Buffer, start: number, end: number, sink: SseSink): boolean {
-    if (this.atStreamStart) {
-      this.atStreamStart = false;
-      if (hasBom(buf, start)) start += 3;
-    }
-    if (readRegularEvent(this.raw, buf, start, end)) return sink.onRaw(this.raw);
-    return this.feedParser(buf.toString('utf8', start, end), sink);
+  /**
+   * Hands the event starting at `buf[start]` to `sink` when it is complete.
+   * Returns the index after it, -1 when it is not complete, or `STOP`.
+   */
+  private emit(buf: Buffer, start: number, sink: SseSink): number {
+    let end = readRegularEvent(this.raw, buf, start);
+    if (end !== -1) return sink.onRaw(this.raw) ? end : STOP;
+    const cut = buf.indexOf(BLANK_LINE, start);
+    if (cut === -1) return -1;
+    end = cut + 2;
+    return this.feedParser(buf.toString('utf8', start, end), sink) ? end : STOP;
+  }
+
+  /** Where the stream's first event starts: after a leading BOM, which is not part of it. */
+  private skipStreamBom(buf: Buffer, start: number): number {
+    if (!this.atStreamStart) return start;
+    this.atStreamStart = false;
+    return hasBom(buf, start) ? start + 3 : start;
   }
 
   private feedParser(text: string, sink: SseSink): boolean {
