@@ -7,9 +7,6 @@
  */
 import type { SseEvent } from './parse-sse.js';
 
-// `ignoreBOM`: a U+FEFF inside a stream is data; the splitter strips the stream's leading BOM itself.
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
 /** A regular event's location in a buffer. Valid only inside the callback that received it (it is reused). */
 export class RawSseEvent {
   /** The buffer holding the event. */
@@ -37,9 +34,10 @@ export class RawSseEvent {
 
   /** The event as text (decodes the name and the data). */
   toEvent(): SseEvent {
-    const data = decoder.decode(this.buf.subarray(this.dataStart, this.dataEnd));
+    // Buffer's own UTF-8 slice: no view object, no decoder state; it keeps a U+FEFF as data.
+    const data = this.buf.toString('utf8', this.dataStart, this.dataEnd);
     if (this.nameStart < 0) return { data };
-    return { event: decoder.decode(this.buf.subarray(this.nameStart, this.nameEnd)), data };
+    return { event: this.buf.toString('utf8', this.nameStart, this.nameEnd), data };
   }
 }
 

@@ -85,7 +85,7 @@ class MessagesToChatStream implements TextStreamTransform {
     if (!this.closed && event.event === 'content_block_delta') {
       // Fast path for the common event; the same output as `blockDelta`'s `text_delta` case.
       const delta = readTextDelta(event.data);
-      if (delta !== undefined) return delta.text === '' ? [] : [this.chunk(this.withRole({ content: this.applyPrefill(delta.text) }, ''))];
+      if (delta !== undefined) return delta.text === '' ? [] : [this.textChunk(delta.text)];
     }
     return [...this.onPush(event)];
   }
@@ -248,6 +248,13 @@ class MessagesToChatStream implements TextStreamTransform {
     if (this.started) return delta;
     this.started = true;
     return { role: 'assistant', content, ...delta, refusal: null };
+  }
+
+  /** `chunk(withRole({content: text}))`, without building the delta object once the role was sent. */
+  private textChunk(text: string): string {
+    const content = this.applyPrefill(text);
+    if (!this.started) return this.chunk(this.withRole({ content }, ''));
+    return `${this.chunkHead}{"content":${JSON.stringify(content)}}${this.chunkTail}`;
   }
 
   private chunk(delta: Delta, finishReason: FinishReason | null = null): string {
