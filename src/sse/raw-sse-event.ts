@@ -37,8 +37,15 @@ export class RawSseEvent {
     // Buffer's own UTF-8 slice: no view object, no decoder state; it keeps a U+FEFF as data.
     const data = this.buf.toString('utf8', this.dataStart, this.dataEnd);
     if (this.nameStart < 0) return { data };
-    return { event: this.buf.toString('utf8', this.nameStart, this.nameEnd), data };
+    // Streams repeat a handful of names: reuse the last one's string when the bytes match.
+    if (asciiAt(this.buf, this.nameStart, this.nameEnd, this.lastName, true)) return { event: this.lastName, data };
+    const event = this.buf.toString('utf8', this.nameStart, this.nameEnd);
+    // Only ASCII names are kept: the byte comparison above is exact for them alone.
+    if (event.length === this.nameEnd - this.nameStart) this.lastName = event;
+    return { event, data };
   }
+
+  private lastName = '';
 }
 
 /** Whether `buf[start, end)` starts with (or, when `whole`, equals) the ASCII text `text`. */

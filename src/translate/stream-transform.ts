@@ -37,32 +37,65 @@ export function parseEventData(event: SseEvent): Record<string, unknown> | undef
   }
 }
 
-const TEXT_DELTA_HEAD = /^\{"type":"content_block_delta","index":(\d{1,9}),"delta":\{"type":"text_delta","text":"/;
-const TEXT_DELTA_TAIL = /^[ \t\n\r]*\}[ \t\n\r]*\}[ \t\n\r]*$/;
+const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_MIDDLE = ',"delta":{"type":"text_delta","text":"';
+// A string literal needs JSON.parse only when it holds escapes (or control characters, which JSON.parse refuses).
+const NEEDS_PARSE = /[\\\x00-\x1f]/;
 
-/**
- * Reads a messages `text_delta` event in the compact shape the vendor sends
- * (`{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}`,
- * padding spaces allowed) without building the whole object: translated
- * streams are mostly these. `undefined` for any other shape; the caller
- * then parses the event in full, so the result never differs from `JSON.parse`.
- * @internal
- */
-export function readTextDelta(data: string): { index: number; text: string } | undefined {
-  const head = TEXT_DELTA_HEAD.exec(data);
-  if (head === null) return undefined;
-  const open = head[0].length - 1;
-  // The closing quote is the first one not escaped by an odd run of backslashes.
+function isJsonSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** The index of the quote closing the JSON string opened at `open`, or -1. */
+function closingQuote(data: string, open: number): number {
   let close = data.indexOf('"', open + 1);
   while (close !== -1) {
     let slashes = 0;
     while (data.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) break;
+    // An odd run of backslashes escapes the quote.
+    if (slashes % 2 === 0) return close;
     close = data.indexOf('"', close + 1);
   }
-  if (close === -1 || !TEXT_DELTA_TAIL.test(data.slice(close + 1))) return undefined;
+  return -1;
+}
+
+/** Whether `data` from `at` on is exactly two closing braces with optional JSON spaces around them. */
+function twoClosingBraces(data: string, at: number): boolean {
+  let braces = 0;
+  for (let i = at; i < data.length; i++) {
+    const code = data.charCodeAt(i);
+    if (code === 0x7d) braces++;
+    else if (!isJsonSpace(code)) return false;
+  }
+  return braces === 2;
+}
+
+/**
+ * Reads a messages `text_delta` event in the compact shape the vendor sends
+ * (`{"type":"content_block_delta","index":N,"delta":{"type":"text_delta","text":"…"}}`,
+ * padding spaces before the closing braces allowed) without building the
+ * whole object: translated streams are mostly these. `undefined` for any
+ * other shape; the caller then parses the event in full, so the result
+ * never differs from `JSON.parse`.
+ * @internal
+ */
+export function readTextDelta(data: string): { index: number; text: string } | undefined {
+  if (!data.startsWith(TEXT_DELTA_HEAD)) return undefined;
+  let at = TEXT_DELTA_HEAD.length;
+  let index = 0;
+  for (let code = data.charCodeAt(at); code >= 0x30 && code <= 0x39 && at < TEXT_DELTA_HEAD.length + 9; code = data.charCodeAt(++at)) {
+    index = index * 10 + (code - 0x30);
+  }
+  const digits = at - TEXT_DELTA_HEAD.length;
+  // JSON numbers have no leading zeros.
+  if (digits === 0 || (digits > 1 && index < 10 ** (digits - 1)) || !data.startsWith(TEXT_DELTA_MIDDLE, at)) return undefined;
+  const open = at + TEXT_DELTA_MIDDLE.length - 1;
+  const close = closingQuote(data, open);
+  if (close === -1 || !twoClosingBraces(data, close + 1)) return undefined;
+  const literal = data.slice(open, close + 1);
+  if (!NEEDS_PARSE.test(literal)) return { index, text: literal.slice(1, -1) };
   try {
-    return { index: Number(head[1]), text: JSON.parse(data.slice(open, close + 1)) as string };
+    return { index, text: JSON.parse(literal) as string };
   } catch {
     return undefined;
   }

@@ -26,6 +26,7 @@ describe('readTextDelta', () => {
     ['extra keys after the text', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x","y":1}}'],
     ['trailing garbage', `${event('x')}x`],
     ['a raw control character', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\tb"}}'],
+    ['an index with a leading zero', '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"x"}}'],
     ['an unterminated string', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"ab\\"}}'],
   ])('leaves %s to the full parser', (_name, data) => {
     expect(readTextDelta(data)).toBeUndefined();
