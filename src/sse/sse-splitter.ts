@@ -45,7 +45,8 @@ function hasBom(buf: Buffer, at: number): boolean {
 export class SseSplitter {
   private readonly raw = new RawSseEvent();
   private readonly parsed: SseEvent[] = [];
-  private readonly parser: EventSourceParser;
+  /** The general parser, created on the first irregular event (most streams never need one). */
+  private parser: EventSourceParser | undefined;
   private overflow = false;
   /** Bytes of an event not complete yet. */
   private pending: Buffer[] = [];
@@ -54,7 +55,10 @@ export class SseSplitter {
   private decoder: InstanceType<typeof TextDecoder> | undefined;
   private atStreamStart = true;
 
-  constructor(private readonly maxBufferSize: number) {
+  constructor(private readonly maxBufferSize: number) {}
+
+  private generalParser(): EventSourceParser {
+    if (this.parser !== undefined) return this.parser;
     this.parser = createParser({
       onEvent: (event) => {
         this.parsed.push(event.id === undefined ? { event: event.event, data: event.data } : event);
@@ -63,10 +67,11 @@ export class SseSplitter {
         // Unknown fields and bad `retry:` values are ignorable per the SSE spec.
         if (error.type === 'max-buffer-size-exceeded') this.overflow = true;
       },
-      maxBufferSize,
+      maxBufferSize: this.maxBufferSize,
     });
     // The parser strips a BOM from its first input only; the stream's own BOM is handled here.
     this.parser.feed('');
+    return this.parser;
   }
 
   /**
@@ -127,7 +132,7 @@ export class SseSplitter {
   }
 
   private feedParser(text: string, sink: SseSink): boolean {
-    if (text !== '') this.parser.feed(text);
+    if (text !== '') this.generalParser().feed(text);
     if (this.overflow) throw this.tooLarge();
     const events = this.parsed;
     let go = true;
