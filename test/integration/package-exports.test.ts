@@ -48,7 +48,9 @@ const main = async () => {
     signal: new AbortController().signal,
   });
   let text = '';
-  for await (const chunk of response.body) text += Buffer.from(chunk).toString('utf8');
+  // Small relayed JSON answers come back whole (a Uint8Array), others as an async iterable.
+  const chunks = response.body instanceof Uint8Array ? [response.body] : response.body;
+  for await (const chunk of chunks) text += Buffer.from(chunk).toString('utf8');
   const other = await loadOther('modelgate');
   process.stdout.write(JSON.stringify({
     exports,
