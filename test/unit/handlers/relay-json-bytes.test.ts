@@ -5,6 +5,7 @@
  * and `onUsage` gets one record with the body's usage.
  */
 import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src/errors.js';
 import { createGateway } from '../../../src/gateway.js';
 import { MAX_BUFFERED_JSON_BYTES } from '../../../src/handlers/relay-response.js';
 import type { BytesResponse, GatewayResponse } from '../../../src/types.js';
@@ -102,5 +103,23 @@ describe('relayed JSON answers', () => {
     expect(body).not.toBeInstanceOf(Uint8Array);
     expect(response.headers['content-length']).toBe(String(Buffer.byteLength(text)));
     expect((await collect(body)).equals(Buffer.from(text))).toBe(true);
+  });
+
+  it('an announced body the upstream cuts becomes a clean 502 (nothing was sent to the client yet)', async () => {
+    const upstream: Upstream = {
+      name: 'cutting',
+      format: 'chat',
+      async send() {
+        async function* body() {
+          yield Buffer.from('{"id":"chatcmpl-1",');
+          throw new GatewayError('UPSTREAM_UNAVAILABLE', 'Upstream "cutting" closed the connection in the middle of its response.');
+        }
+        return { status: 200, headers: { 'content-type': 'application/json', 'content-length': '400' }, body: body() };
+      },
+    };
+    const response = await call(upstream, []);
+    expect(response.type).toBe('json');
+    expect(response.status).toBe(502);
+    expect(JSON.stringify(response.body)).toContain('closed the connection');
   });
 });
