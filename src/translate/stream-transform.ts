@@ -42,6 +42,11 @@ const TEXT_DELTA_MIDDLE = ',"delta":{"type":"text_delta","text":"';
 // A string literal needs JSON.parse only when it holds escapes (or control characters, which JSON.parse refuses).
 const NEEDS_PARSE = /[\\\x00-\x1f]/;
 
+/** `data.startsWith(text, at)`; a slice comparison is several times faster than `startsWith` for long texts on V8. */
+function hasAt(data: string, text: string, at: number): boolean {
+  return data.slice(at, at + text.length) === text;
+}
+
 function isJsonSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
 }
@@ -80,7 +85,7 @@ function twoClosingBraces(data: string, at: number): boolean {
  * @internal
  */
 export function readTextDelta(data: string): { index: number; text: string } | undefined {
-  if (!data.startsWith(TEXT_DELTA_HEAD)) return undefined;
+  if (!hasAt(data, TEXT_DELTA_HEAD, 0)) return undefined;
   let at = TEXT_DELTA_HEAD.length;
   let index = 0;
   for (let code = data.charCodeAt(at); code >= 0x30 && code <= 0x39 && at < TEXT_DELTA_HEAD.length + 9; code = data.charCodeAt(++at)) {
@@ -88,7 +93,8 @@ export function readTextDelta(data: string): { index: number; text: string } | u
   }
   const digits = at - TEXT_DELTA_HEAD.length;
   // JSON numbers have no leading zeros.
-  if (digits === 0 || (digits > 1 && index < 10 ** (digits - 1)) || !data.startsWith(TEXT_DELTA_MIDDLE, at)) return undefined;
+  const leadingZero = digits > 1 && data.charCodeAt(TEXT_DELTA_HEAD.length) === 0x30;
+  if (digits === 0 || leadingZero || !hasAt(data, TEXT_DELTA_MIDDLE, at)) return undefined;
   const open = at + TEXT_DELTA_MIDDLE.length - 1;
   const close = closingQuote(data, open);
   if (close === -1 || !twoClosingBraces(data, close + 1)) return undefined;
