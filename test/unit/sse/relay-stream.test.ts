@@ -139,6 +139,19 @@ describe('relaySse faults', () => {
     expect(outcomes[0]).toMatchObject({ status: 'failed', error: { messagesType: 'overloaded_error', status: 529 } });
   });
 
+  it.each([
+    ['compact', 'data: {"error":{"message":"Overloaded","type":"server_error"}}\n\n'],
+    ['spaced', 'data:  { "error" : {"message":"Overloaded","type":"server_error"}}\n\n'],
+  ])('relays a chat upstream in-band error (%s) and ends there, ignoring what follows', async (_name, error) => {
+    const first = 'data: {"id":"c","choices":[]}\n\n';
+    const { stream, outcomes } = relay({ upstream: toAsyncBody([new TextEncoder().encode(`${first}${error}data: {"id":"late"}\n\n`)]), format: 'chat' });
+    const text = (await collect(stream)).join('');
+    expect(text.startsWith(first)).toBe(true);
+    expect(text.split('\n\n').filter(Boolean)).toHaveLength(2);
+    expect(JSON.parse(text.slice(first.length).replace(/^data: /, ''))).toMatchObject({ error: { message: 'Overloaded' } });
+    expect(outcomes[0]).toMatchObject({ status: 'failed', error: { message: 'Overloaded', chatType: 'server_error' } });
+  });
+
   it('sends an error event when an event exceeds maxBufferSize', async () => {
     const { stream } = relay({
       upstream: toAsyncBody([new TextEncoder().encode(`data: ${'x'.repeat(2000)}`)]),
