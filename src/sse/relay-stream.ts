@@ -23,6 +23,7 @@ import { DEFAULT_SSE_MAX_BUFFER_SIZE, type SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
 import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions } from './relay-options.js';
 import { SseSplitter, type SseSink } from './sse-splitter.js';
+import { UpstreamReads } from './upstream-reads.js';
 
 export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, StreamTransform } from './relay-options.js';
 export { DEFAULT_HEARTBEAT_MS } from './relay-options.js';
@@ -30,32 +31,17 @@ export { DEFAULT_HEARTBEAT_MS } from './relay-options.js';
 /** Reads after the terminal event before the upstream is cut instead (keeps a finished relay cheap). */
 const MAX_TRAILING_READS = 100;
 
-type Wake =
-  | { kind: 'chunk'; chunk: Uint8Array }
-  | { kind: 'end' }
-  | { kind: 'failure'; error: unknown }
-  | { kind: 'heartbeat' }
-  | { kind: 'abort' };
-
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
-const HEARTBEAT: Wake = { kind: 'heartbeat' };
-const END: Wake = { kind: 'end' };
-const ABORT: Wake = { kind: 'abort' };
-const noop = (): void => {};
+/** Shared by every stream (never written to): one buffer less per open stream. */
+const HEARTBEATS: Record<WireFormat, Uint8Array> = { chat: Buffer.from(heartbeatFor('chat')), messages: Buffer.from(heartbeatFor('messages')) };
 
 class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink {
-  private readonly reader: AsyncIterator<Uint8Array>;
+  private readonly reads: UpstreamReads;
   private readonly splitter: SseSplitter;
   private readonly output = new ChunkBuilder();
   private readonly upstreamFormat: WireFormat;
   private readonly heartbeat: Uint8Array;
-  private readonly heartbeatMs: number;
   private readonly queue: Uint8Array[] = [];
-  /** The upstream read in flight; a read interrupted by a heartbeat is awaited again, never doubled. */
-  private pending: Promise<IteratorResult<Uint8Array>> | undefined;
-  private waiter: ((wake: Wake) => void) | undefined;
-  /** One heartbeat timer per stream, re-armed with `refresh()` each time the relay starts waiting. */
-  private timer: NodeJS.Timeout | undefined;
   /** `streaming` → `closing` (last chunks queued) → `done`. */
   private phase: 'streaming' | 'closing' | 'done' = 'streaming';
   private status: RelayOutcome['status'] = 'completed';
@@ -68,10 +54,9 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     if (!options.transform && this.upstreamFormat !== options.format) {
       throw new TypeError('relaySse: a transform is required when the upstream format differs from the client format');
     }
-    this.reader = options.upstream[Symbol.asyncIterator]();
+    this.reads = new UpstreamReads(options.upstream[Symbol.asyncIterator](), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
     this.splitter = new SseSplitter(options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE);
-    this.heartbeat = Buffer.from(heartbeatFor(options.format));
-    this.heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.heartbeat = HEARTBEATS[options.format];
     if (options.signal.aborted) this.abort();
     else options.signal.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -89,7 +74,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
         this.finish();
         return DONE;
       }
-      const wake = await this.wait();
+      const wake = await this.reads.wait();
       switch (wake.kind) {
         case 'heartbeat':
           return { done: false, value: this.heartbeat };
@@ -121,44 +106,6 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
 
   private get name(): string {
     return this.options.upstreamName ?? 'upstream';
-  }
-
-  /** Waits for the next upstream read, a heartbeat tick or an abort, whichever comes first. */
-  private wait(): Promise<Wake> {
-    const pending = (this.pending ??= this.reader.next());
-    return new Promise<Wake>((resolve) => {
-      this.waiter = resolve;
-      if (this.heartbeatMs > 0) {
-        if (this.timer === undefined) this.timer = setTimeout(this.onHeartbeat, this.heartbeatMs);
-        else this.timer.refresh();
-      }
-      pending.then(
-        (result) => {
-          if (this.waiter !== resolve) return;
-          this.waiter = undefined;
-          this.pending = undefined;
-          resolve(result.done ? END : { kind: 'chunk', chunk: result.value });
-        },
-        (error: unknown) => {
-          if (this.waiter !== resolve) return;
-          this.waiter = undefined;
-          this.pending = undefined;
-          resolve({ kind: 'failure', error });
-        },
-      );
-    });
-  }
-
-  /** Timer callback: wakes a relay waiting on a silent upstream; a tick while the client is busy is dropped. */
-  private readonly onHeartbeat = (): void => {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.(HEARTBEAT);
-  };
-
-  private stopHeartbeat(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
   }
 
   /** Turns one upstream read into (at most) one client chunk, handling its events synchronously. */
@@ -252,7 +199,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     this.addAll(chunks ?? [encodeStreamError(error, this.options.format)]);
     this.flushOutput();
     this.destroyUpstream();
-    this.stopHeartbeat();
+    this.reads.stopHeartbeat();
     this.phase = 'closing';
     this.status = 'failed';
     this.error = error;
@@ -263,7 +210,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     this.phase = 'closing';
     this.status = status;
     this.error = error;
-    this.stopHeartbeat();
+    this.reads.stopHeartbeat();
     void this.readRest(MAX_TRAILING_READS, false).then((result) => {
       if (!result.drained) this.destroyUpstream();
     });
@@ -286,8 +233,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     };
     try {
       for (let n = 0; n < limit; n++) {
-        const result = await (this.pending ?? this.reader.next());
-        this.pending = undefined;
+        const result = await this.reads.read();
         if (result.done) return { drained: true };
         if (observe) this.splitter.push(result.value, sink);
       }
@@ -300,9 +246,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   private destroyUpstream(): void {
     const upstream = this.options.upstream as { destroy?: (error?: Error) => void };
     if (typeof upstream.destroy === 'function') upstream.destroy();
-    // Reaches the body's own iterator when it is paused between reads.
-    this.reader.return?.(undefined).catch(noop);
-    this.pending?.catch(noop);
+    this.reads.release();
   }
 
   private readonly onAbort = (): void => {
@@ -314,10 +258,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     const wasStreaming = this.phase === 'streaming';
     this.phase = 'done';
     this.queue.length = 0;
-    this.stopHeartbeat();
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.(ABORT);
+    this.reads.abort();
     if (!wasStreaming) {
       this.report({ status: 'aborted' });
       return;
