@@ -119,7 +119,7 @@ function waitForDrain(res: ServerResponse): Promise<void> {
   });
 }
 
-/** Writes chunks one by one, waiting for `drain` (backpressure) and flushing each (compression middlewares). */
+/** Writes chunks one by one (the relay makes one per upstream read), waiting for `drain` (backpressure) and flushing each (compression middlewares). */
 async function writeChunks(res: Flushable, body: AsyncIterable<Uint8Array>): Promise<void> {
   const iterator = body[Symbol.asyncIterator]();
   try {

@@ -7,7 +7,8 @@ import type { SseEvent } from './parse-sse.js';
 
 /**
  * Turns upstream events into client events (the stream translators implement
- * it). Each returned item is written to the client as one chunk.
+ * it). Each returned item is one whole SSE event; the relay writes the items
+ * of all events from one upstream read to the client as one chunk.
  *
  * Call order: `push` for every upstream event except chat's `[DONE]` and
  * in-band error events; then exactly one of `end()` (after the terminal
