@@ -37,6 +37,20 @@ function toBuffer(chunk: Uint8Array): Buffer {
   return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
+/**
+ * The JavaScript string length of UTF-8 bytes (what the parser's limit
+ * counts): one per byte that starts a character, two for 4-byte ones.
+ * Exact for valid UTF-8, whatever the chunk boundaries.
+ */
+function utf16Length(buf: Buffer): number {
+  let length = 0;
+  for (let i = 0; i < buf.length; i++) {
+    const byte = buf[i] as number;
+    if ((byte & 0xc0) !== 0x80) length += byte >= 0xf0 ? 2 : 1;
+  }
+  return length;
+}
+
 function hasBom(buf: Buffer, at: number): boolean {
   return buf[at] === 0xef && buf[at + 1] === 0xbb && buf[at + 2] === 0xbf;
 }
@@ -51,6 +65,8 @@ export class SseSplitter {
   /** Bytes of an event not complete yet. */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** UTF-16 length of the pending bytes, counted only past the limit in bytes (-1 before). */
+  private pendingChars = -1;
   /** Set once a CR was seen: the rest of the stream goes through the general parser. */
   private decoder: InstanceType<typeof TextDecoder> | undefined;
   private atStreamStart = true;
@@ -150,10 +166,11 @@ export class SseSplitter {
   private hold(buf: Buffer): void {
     this.pending.push(buf);
     this.pendingBytes += buf.length;
-    // Bytes are at least characters: decode to count only when the bytes pass the limit.
-    if (this.pendingBytes > this.maxBufferSize && Buffer.concat(this.pending).toString('utf8').length > this.maxBufferSize) {
-      throw this.tooLarge();
-    }
+    // Bytes are at least characters: count characters only once the bytes pass the limit, chunk by chunk.
+    if (this.pendingBytes <= this.maxBufferSize) return;
+    if (this.pendingChars < 0) this.pendingChars = this.pending.reduce((sum, part) => sum + utf16Length(part), 0);
+    else this.pendingChars += utf16Length(buf);
+    if (this.pendingChars > this.maxBufferSize) throw this.tooLarge();
   }
 
   /** The pending bytes followed by `buf`, as one buffer; empties the pending list. */
@@ -162,6 +179,7 @@ export class SseSplitter {
     const joined = Buffer.concat([...this.pending, buf]);
     this.pending = [];
     this.pendingBytes = 0;
+    this.pendingChars = -1;
     return joined;
   }
 

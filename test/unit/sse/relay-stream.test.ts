@@ -152,6 +152,15 @@ describe('relaySse faults', () => {
     expect(outcomes[0]).toMatchObject({ status: 'failed', error: { message: 'Overloaded', chatType: 'server_error' } });
   });
 
+  it('counts maxBufferSize in characters for multibyte events split across reads', async () => {
+    const fits = `data: ${'é'.repeat(60)}\n\n`; // 128 bytes, 68 characters
+    const tooLong = `data: ${'é'.repeat(120)}\n\n`; // 128 characters
+    const relayed = async (text: string) =>
+      (await collect(relay({ upstream: toAsyncBody(splitRandomly(text + CHAT_DONE, { seed: 5, maxChunkSize: 7 })), format: 'chat', maxBufferSize: 100 }).stream)).join('');
+    expect(await relayed(fits)).toBe(fits + CHAT_DONE);
+    expect(await relayed(tooLong)).toMatch(/larger than 100 characters/);
+  });
+
   it('sends an error event when an event exceeds maxBufferSize', async () => {
     const { stream } = relay({
       upstream: toAsyncBody([new TextEncoder().encode(`data: ${'x'.repeat(2000)}`)]),
