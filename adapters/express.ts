@@ -88,16 +88,19 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
   const middleware = (step: Step, url?: (req: Request) => string): ExpressMiddleware =>
     function modelgateStep(req, res, next) {
       void (async () => {
+        const stepUrl = url?.(req);
         let ctx: GatewayContext | undefined;
+        let response: GatewayResponse | void;
         try {
-          ctx = await contextOf(req, res, url?.(req));
-          const response = await step(ctx, req);
-          if (!response) return next();
-          await writeGatewayResponse(res, gateway.finish(ctx, response));
+          ctx = await contextOf(req, res, stepUrl);
+          response = await step(ctx, req);
         } catch (error) {
-          ctx ??= gateway.begin(toGatewayRequest(req, res));
-          await writeGatewayResponse(res, gateway.finish(ctx, gateway.renderError(ctx, error)));
+          ctx ??= gateway.begin(toGatewayRequest(req, res, stepUrl !== undefined ? { url: stepUrl } : {}));
+          response = gateway.renderError(ctx, error);
         }
+        // Outside the try: the app's own later middleware handles its own errors.
+        if (!response) return next();
+        await writeGatewayResponse(res, gateway.finish(ctx, response));
       })();
     };
 

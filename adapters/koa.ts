@@ -71,16 +71,19 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
 
   const middleware = (step: Step, url?: string): Middleware =>
     async function modelgateStep(ctx: Context, next: Next) {
+      const stepUrl = url === undefined ? undefined : url + ctx.search;
       let gctx: GatewayContext | undefined;
+      let response: GatewayResponse | void;
       try {
-        gctx = await contextOf(ctx, url === undefined ? undefined : url + ctx.search);
-        const response = await step(gctx, ctx);
-        if (!response) return next();
-        respond(ctx, gateway.finish(gctx, response));
+        gctx = await contextOf(ctx, stepUrl);
+        response = await step(gctx, ctx);
       } catch (error) {
-        gctx ??= gateway.begin(toGatewayRequest(ctx.req, ctx.res, { url: ctx.url }));
-        respond(ctx, gateway.finish(gctx, gateway.renderError(gctx, error)));
+        gctx ??= gateway.begin(toGatewayRequest(ctx.req, ctx.res, { url: stepUrl ?? ctx.url }));
+        response = gateway.renderError(gctx, error);
       }
+      // Outside the try: errors of the app's own later middleware are the app's, not the gateway's.
+      if (!response) return next();
+      respond(ctx, gateway.finish(gctx, response));
     };
 
   const dispatch: Step = (gctx) => gateway.dispatch(gctx);

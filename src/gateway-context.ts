@@ -24,6 +24,8 @@ export interface GatewayContext {
   readonly routingError: GatewayError | undefined;
   /** Set by `authenticate`. */
   principal?: Principal;
+  /** The caller's key that verified (only forwarded by routes with `keyPassthrough`). */
+  credential?: string;
   /** The validated body (set by `validate`) for the POST endpoints. */
   body?: Record<string, unknown>;
   /** True once the body differs from the bytes that arrived (rename, dropped fields). */

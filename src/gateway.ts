@@ -7,7 +7,7 @@
  * `handle` runs them all and never rejects: failures come back as error
  * responses in the caller's interface format.
  */
-import { assertModelAllowed, authenticate as authenticateKeys } from './auth/authenticate.js';
+import { assertModelAllowed, authenticateKey } from './auth/authenticate.js';
 import { GatewayError, toGatewayError } from './errors.js';
 import { createGatewayContext, type GatewayContext } from './gateway-context.js';
 import type { GatewayOptions } from './gateway-options.js';
@@ -116,21 +116,26 @@ export function createGateway(options: GatewayOptions): Gateway {
       const endpoint = requireEndpoint(ctx);
       if (ctx.principal) return;
       const source = endpoint.name === 'chat.completions' ? 'bearer' : 'bearer-or-api-key';
-      ctx.principal = await authenticateKeys(ctx.request, source, runtime.verify);
+      const { principal, key } = await authenticateKey(ctx.request, source, runtime.verify);
+      ctx.principal = principal;
+      ctx.credential = key;
     },
 
     validate(ctx) {
       const endpoint = requireEndpoint(ctx);
-      if (!isModelEndpoint(endpoint.name)) return;
+      // Once validated, the body stays as the later steps left it (a dropped parameter stays dropped).
+      if (!isModelEndpoint(endpoint.name) || ctx.body) return;
       const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
       ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], raw) as Record<string, unknown>;
     },
 
     async enforceRules(ctx) {
       const endpoint = requireEndpoint(ctx);
-      if (!isModelEndpoint(endpoint.name) || !ctx.body) return;
-      const model = ctx.body.model as string;
-      if (ctx.principal) assertModelAllowed(ctx.principal, model);
+      if (!isModelEndpoint(endpoint.name)) return;
+      // The model permission needs the caller: rules never run for an unknown one.
+      if (!ctx.principal) await gateway.authenticate(ctx);
+      if (!ctx.body) gateway.validate(ctx);
+      assertModelAllowed(ctx.principal!, ctx.body!.model as string);
       await enforceRequestRules(ctx, runtime);
     },
 
@@ -141,6 +146,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (isModelEndpoint(requireEndpoint(ctx).name)) {
         if (!ctx.body) gateway.validate(ctx);
         if (!ctx.route) await gateway.enforceRules(ctx);
+        // Also when the rules ran before a later step set the principal.
+        assertModelAllowed(ctx.principal!, ctx.body!.model as string);
       }
       return dispatch(ctx, runtime);
     },

@@ -22,13 +22,22 @@ export async function authenticate(
   source: CredentialSource,
   verify: VerifyKey,
 ): Promise<Principal> {
+  return (await authenticateKey(request, source, verify)).principal;
+}
+
+/** Like {@link authenticate}, and also returns the key that verified (for key passthrough). */
+export async function authenticateKey(
+  request: GatewayRequest,
+  source: CredentialSource,
+  verify: VerifyKey,
+): Promise<{ principal: Principal; key: string }> {
   const keys = readCredentials(request.headers, source);
   if (keys.length === 0) {
     throw new GatewayError('AUTHENTICATION_FAILED', missingKeyMessage(source), { chatCode: 'invalid_api_key' });
   }
   for (const key of keys) {
     const principal = await verify(key, request);
-    if (principal) return principal;
+    if (principal) return { principal, key };
   }
   throw new GatewayError('AUTHENTICATION_FAILED', 'Invalid API key: the key sent is not one this gateway accepts.', {
     chatCode: 'invalid_api_key',

@@ -15,7 +15,6 @@ import type { RouteTarget } from '../upstreams/routes.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
 import { forwardHeaders } from '../upstreams/forward-headers.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
-import { readCredentials } from '../auth/read-credentials.js';
 
 /** What to send to one target. */
 export interface CallPlan {
@@ -51,7 +50,8 @@ export async function sendPlans<P extends CallPlan>(
   const route = ctx.route;
   if (!route) throw new TypeError('sendPlans needs ctx.route');
   const headers = forwardHeaders(ctx.request.headers);
-  const callerKey = route.keyPassthrough ? readCredentials(ctx.request.headers, 'bearer-or-api-key')[0] : undefined;
+  // Only the key that verified is forwarded, never another header's unchecked value.
+  const callerKey = route.keyPassthrough ? ctx.credential : undefined;
   const planOf = (target: RouteTarget): P => {
     const plan = plans.find((candidate) => candidate.target === target);
     if (!plan) throw new TypeError('no plan for target');

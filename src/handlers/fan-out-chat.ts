@@ -106,7 +106,14 @@ async function fanOutStream(ctx: GatewayContext, runtime: GatewayRuntime, sents:
       onUsage: (usage) => usages.push(usage),
       ...(sent.plan.jsonPrefill !== undefined ? { jsonPrefill: sent.plan.jsonPrefill } : {}),
     });
-    streams.push((await relayStream(ctx, runtime, sent, { format: 'chat', transform })).body);
+    try {
+      streams.push((await relayStream(ctx, runtime, sent, { format: 'chat', transform })).body);
+    } catch (error) {
+      // One call failed before streaming: release the relays already built and the bodies not yet read.
+      await Promise.allSettled(streams.map((stream) => stream[Symbol.asyncIterator]().return?.()));
+      for (const rest of sents.slice(index + 1)) void discardBody(rest.response.body);
+      throw error;
+    }
   }
   const tail = (): string[] => {
     const out: string[] = [];
