@@ -3,18 +3,10 @@
  */
 import { GatewayError } from './errors.js';
 import type { IncomingHeaders, WireFormat } from './types.js';
+import type { UpstreamOperation } from './upstreams/upstream.js';
 
-export type EndpointName =
-  | 'chat.completions'
-  | 'messages'
-  | 'messages.count_tokens'
-  | 'models.list'
-  | 'models.retrieve'
-  | 'files.list'
-  | 'files.upload'
-  | 'files.retrieve'
-  | 'files.content'
-  | 'files.delete';
+/** The gateway's endpoints: every upstream operation, plus the refused upload. */
+export type EndpointName = UpstreamOperation | 'files.upload';
 
 export interface Endpoint {
   name: EndpointName;

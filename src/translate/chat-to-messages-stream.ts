@@ -26,7 +26,7 @@ import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
 import { encodeMessagesEvent, encodeStreamError } from '../sse/format-sse.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { chatUsageToMessages } from './map-usage.js';
-import { type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
+import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
 
 /** Options of {@link createChatToMessagesStream}. */
 export interface ChatToMessagesStreamOptions {
@@ -41,7 +41,7 @@ type OpenBlock = { kind: 'text' | 'thinking'; index: number } | { kind: 'tool'; 
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-class ChatToMessagesStream implements TextStreamTransform {
+class ChatToMessagesStream extends EagerTextTransform {
   private started = false;
   private closed = false;
   private open: OpenBlock | undefined;
@@ -51,22 +51,11 @@ class ChatToMessagesStream implements TextStreamTransform {
   private refused = false;
   private usage: ChatUsage | undefined;
 
-  constructor(private readonly options: ChatToMessagesStreamOptions) {}
-
-  // Public methods run eagerly (arrays), so state advances even if a caller never iterates the result.
-  push(event: SseEvent): string[] {
-    return [...this.onPush(event)];
+  constructor(private readonly options: ChatToMessagesStreamOptions) {
+    super();
   }
 
-  end(): string[] {
-    return [...this.onEnd()];
-  }
-
-  error(err: GatewayError): string[] {
-    return [...this.onError(err)];
-  }
-
-  private *onPush(event: SseEvent): Iterable<string> {
+  protected *onPush(event: SseEvent): Iterable<string> {
     if (this.closed) return;
     if (event.data.startsWith('[DONE]')) {
       yield* this.onEnd();
@@ -111,7 +100,7 @@ class ChatToMessagesStream implements TextStreamTransform {
     }
   }
 
-  private *onEnd(): Iterable<string> {
+  protected *onEnd(): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
     if (!this.started) yield this.start(undefined);
@@ -128,7 +117,7 @@ class ChatToMessagesStream implements TextStreamTransform {
     yield this.emit({ type: 'message_stop' });
   }
 
-  private *onError(err: GatewayError): Iterable<string> {
+  protected *onError(err: GatewayError): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
     yield encodeStreamError(err, 'messages');

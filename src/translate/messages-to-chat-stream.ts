@@ -30,7 +30,7 @@ import { CHAT_DONE, encodeChatChunk, encodeStreamError } from '../sse/format-sse
 import { type FinishReason, finishReasonOf } from './map-finish-reason.js';
 import { JSON_TOOL_NAME, reattachPrefill } from './map-response-format.js';
 import { type MessagesUsageCounts, messagesUsageToChat } from './map-usage.js';
-import { type SseEvent, type TextStreamTransform, parseEventData, readTextDelta } from './stream-transform.js';
+import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEventData, readTextDelta } from './stream-transform.js';
 
 /** Options of {@link createMessagesToChatStream}. */
 export interface MessagesToChatStreamOptions {
@@ -57,7 +57,7 @@ type Json = Record<string, unknown>;
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-class MessagesToChatStream implements TextStreamTransform {
+class MessagesToChatStream extends EagerTextTransform {
   private started = false;
   private closed = false;
   private finished = false;
@@ -72,6 +72,7 @@ class MessagesToChatStream implements TextStreamTransform {
   private readonly chunkTail: string;
 
   constructor(private readonly options: MessagesToChatStreamOptions) {
+    super();
     this.prefillPending = options.jsonPrefill || undefined;
     // The same bytes `encodeChatChunk(this.envelope(...))` writes, in the same key order.
     const envelope = encodeChatChunk(this.envelope([{ index: options.index ?? 0, delta: {}, logprobs: null, finish_reason: null }]));
@@ -80,25 +81,16 @@ class MessagesToChatStream implements TextStreamTransform {
     this.chunkTail = envelope.slice(at + 2);
   }
 
-  // Public methods run eagerly (arrays), so state advances even if a caller never iterates the result.
-  push(event: SseEvent): string[] {
+  override push(event: SseEvent): string[] {
     if (!this.closed && event.event === 'content_block_delta') {
       // Fast path for the common event; the same output as `blockDelta`'s `text_delta` case.
       const delta = readTextDelta(event.data);
       if (delta !== undefined) return delta.text === '' ? [] : [this.textChunk(delta.text)];
     }
-    return [...this.onPush(event)];
+    return super.push(event);
   }
 
-  end(): string[] {
-    return [...this.onEnd()];
-  }
-
-  error(err: GatewayError): string[] {
-    return [...this.onError(err)];
-  }
-
-  private *onPush(event: SseEvent): Iterable<string> {
+  protected *onPush(event: SseEvent): Iterable<string> {
     if (this.closed) return;
     const data = parseEventData(event);
     if (!data) {
@@ -138,12 +130,12 @@ class MessagesToChatStream implements TextStreamTransform {
     }
   }
 
-  private *onEnd(): Iterable<string> {
+  protected *onEnd(): Iterable<string> {
     if (this.closed) return;
     yield* this.onError(new GatewayError('UPSTREAM_ERROR', 'The upstream stream ended before `message_stop`.'));
   }
 
-  private *onError(err: GatewayError): Iterable<string> {
+  protected *onError(err: GatewayError): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
     yield encodeStreamError(err, 'chat');

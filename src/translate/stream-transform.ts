@@ -21,6 +21,29 @@ export interface TextStreamTransform extends StreamTransform {
 }
 
 /**
+ * Base of the stream translators: subclasses write generators, and the
+ * public methods run them eagerly (arrays), so state advances even if a
+ * caller never iterates the result.
+ */
+export abstract class EagerTextTransform implements TextStreamTransform {
+  protected abstract onPush(event: SseEvent): Iterable<string>;
+  protected abstract onEnd(): Iterable<string>;
+  protected abstract onError(error: GatewayError): Iterable<string>;
+
+  push(event: SseEvent): string[] {
+    return [...this.onPush(event)];
+  }
+
+  end(): string[] {
+    return [...this.onEnd()];
+  }
+
+  error(error: GatewayError): string[] {
+    return [...this.onError(error)];
+  }
+}
+
+/**
  * Parses an event's JSON payload; `undefined` when it is not a JSON object
  * (the caller turns that into a stream error). Tolerates the spaces the real
  * messages API pads its payloads with (`...}}      }`).
