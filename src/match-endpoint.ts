@@ -44,7 +44,7 @@ const PATTERNS: readonly Pattern[] = [
  * the messages family and files are the vendor's, anything that carries
  * `anthropic-version` comes from the vendor client, the rest is chat.
  */
-export function formatOf(segments: readonly string[], headers: IncomingHeaders): WireFormat {
+function formatOf(segments: readonly string[], headers: IncomingHeaders): WireFormat {
   if (segments[1] === 'chat') return 'chat';
   if (segments[1] === 'messages' || segments[1] === 'files') return 'messages';
   return headers['anthropic-version'] !== undefined ? 'messages' : 'chat';

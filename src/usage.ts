@@ -28,12 +28,3 @@ export interface UsageRecord extends TokenUsage {
   /** Milliseconds from request start to the first upstream byte; undefined when none arrived. */
   timeToFirstByteMs: number | undefined;
 }
-
-/** Sums token counts (fan-out of `n` calls). */
-export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  const result: TokenUsage = {};
-  for (const key of ['inputTokens', 'outputTokens', 'cacheCreationInputTokens', 'cacheReadInputTokens'] as const) {
-    if (a[key] !== undefined || b[key] !== undefined) result[key] = (a[key] ?? 0) + (b[key] ?? 0);
-  }
-  return result;
-}
