@@ -1,51 +1,102 @@
 /**
  * Collects what the relay writes for one upstream read into one chunk, so
  * the client socket gets one write per read rather than one per event.
- * Adjacent byte ranges of one buffer merge, so relaying a read of regular
- * events unchanged costs no copy at all.
+ *
+ * Parts are kept as references (buffer, start, end) until `take`:
+ * - adjacent byte ranges of one buffer merge, so relaying a read of regular
+ *   events unchanged costs no copy at all (one view of the upstream buffer);
+ * - several parts are copied once into one new buffer, without making a
+ *   view per part (a view costs more than copying a short range here).
  */
-export class ChunkBuilder {
-  private parts: Array<Buffer | string> = [];
-  private strings = 0;
-  private run: Buffer | undefined;
-  private runStart = 0;
-  private runEnd = 0;
+/** Ranges up to this length are copied byte by byte; longer ones by `set` over a view. */
+const SHORT_RANGE = 16;
 
-  /** Appends `buf[start, end)` (kept by reference: the buffer must not change afterwards). */
+export class ChunkBuilder {
+  private bufs: Array<Buffer | string> = [];
+  private starts: number[] = [];
+  private ends: number[] = [];
+  private strings = 0;
+  private bytes = 0;
+
+  /** Appends `buf[start, end)` (kept by reference: the buffer must not change before `take`). */
   addBytes(buf: Buffer, start: number, end: number): void {
-    if (buf === this.run && start === this.runEnd) {
-      this.runEnd = end;
-      return;
+    const last = this.bufs.length - 1;
+    if (last >= 0 && this.bufs[last] === buf && this.ends[last] === start) {
+      this.ends[last] = end;
+    } else {
+      this.bufs.push(buf);
+      this.starts.push(start);
+      this.ends.push(end);
     }
-    this.closeRun();
-    this.run = buf;
-    this.runStart = start;
-    this.runEnd = end;
+    this.bytes += end - start;
   }
 
-  /** Appends text (encoded as UTF-8 by `take`). */
+  /** Appends a whole buffer (kept by reference). */
+  addBuffer(buf: Buffer): void {
+    this.addBytes(buf, 0, buf.length);
+  }
+
+  /** Appends text (encoded as UTF-8 by `take`), or bytes (kept by reference). */
   addText(text: string | Uint8Array): void {
-    this.closeRun();
-    if (typeof text === 'string') this.strings++;
-    this.parts.push(typeof text === 'string' ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength));
+    if (typeof text !== 'string') {
+      this.addBuffer(Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength));
+      return;
+    }
+    this.strings++;
+    this.bufs.push(text);
+    this.starts.push(0);
+    this.ends.push(0);
   }
 
   /** Everything added since the last call, as one chunk; `undefined` when nothing was. */
   take(): Uint8Array | undefined {
-    this.closeRun();
-    const { parts } = this;
-    if (parts.length === 0) return undefined;
-    const strings = this.strings;
-    this.parts = [];
+    const { bufs, starts, ends } = this;
+    const count = bufs.length;
+    if (count === 0) return undefined;
+    let out: Buffer;
+    if (this.strings === count) {
+      out = Buffer.from((bufs as string[]).join(''));
+    } else if (count === 1) {
+      out = (bufs[0] as Buffer).subarray(starts[0], ends[0]);
+    } else {
+      if (this.strings > 0) this.encodeStrings();
+      out = this.copyParts();
+    }
+    this.bufs = [];
+    this.starts = [];
+    this.ends = [];
     this.strings = 0;
-    if (strings === parts.length) return Buffer.from(parts.join(''));
-    if (parts.length === 1) return parts[0] as Buffer;
-    return Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+    this.bytes = 0;
+    return out;
   }
 
-  private closeRun(): void {
-    if (this.run === undefined) return;
-    this.parts.push(this.run.subarray(this.runStart, this.runEnd));
-    this.run = undefined;
+  /** Turns text parts into byte parts (rare: events that went through a decoding path). */
+  private encodeStrings(): void {
+    for (let i = 0; i < this.bufs.length; i++) {
+      const part = this.bufs[i];
+      if (typeof part !== 'string') continue;
+      const encoded = Buffer.from(part);
+      this.bufs[i] = encoded;
+      this.ends[i] = encoded.length;
+      this.bytes += encoded.length;
+    }
+  }
+
+  private copyParts(): Buffer {
+    const { bufs, starts, ends } = this;
+    const out = Buffer.allocUnsafe(this.bytes);
+    let at = 0;
+    for (let i = 0; i < bufs.length; i++) {
+      const buf = bufs[i] as Buffer;
+      const start = starts[i] as number;
+      const end = ends[i] as number;
+      if (end - start <= SHORT_RANGE) {
+        for (let j = start; j < end; j++) out[at++] = buf[j] as number;
+        continue;
+      }
+      out.set(start === 0 && end === buf.length ? buf : buf.subarray(start, end), at);
+      at += end - start;
+    }
+    return out;
   }
 }

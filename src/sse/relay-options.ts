@@ -4,6 +4,14 @@
 import type { GatewayError } from '../errors.js';
 import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
+import type { RawSseEvent } from './raw-sse-event.js';
+
+/** Where `StreamTransform.pushRaw` writes: byte ranges, kept by reference until the relay's chunk is taken. */
+export interface SseByteSink {
+  addBytes(buf: Buffer, start: number, end: number): void;
+  /** Appends a whole buffer (cheaper than `addBytes` for constant parts). */
+  addBuffer(buf: Buffer): void;
+}
 
 /**
  * Turns upstream events into client events (the stream translators implement
@@ -17,6 +25,14 @@ import type { SseEvent } from './parse-sse.js';
  */
 export interface StreamTransform {
   push(event: SseEvent): Iterable<string | Uint8Array>;
+  /**
+   * Optional fast path for a regular upstream event still in bytes: write
+   * its translation to `out` and return true, or return false to have it
+   * decoded and `push`ed instead. The relay offers it only data events
+   * (neither terminal nor errors), and only when no `onEvent` observer
+   * needs the decoded event.
+   */
+  pushRaw?(raw: RawSseEvent, out: SseByteSink): boolean;
   end(): Iterable<string | Uint8Array>;
   error(error: GatewayError): Iterable<string | Uint8Array>;
 }

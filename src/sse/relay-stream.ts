@@ -21,11 +21,11 @@ import { classifyRawEvent, classifyUpstreamEvent, errorFromUpstreamEvent, type U
 import { encodeStreamError, formatSse, heartbeatFor } from './format-sse.js';
 import { DEFAULT_SSE_MAX_BUFFER_SIZE, type SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
-import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions } from './relay-options.js';
+import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions, type StreamTransform } from './relay-options.js';
 import { SseSplitter, type SseSink } from './sse-splitter.js';
 import { UpstreamReads } from './upstream-reads.js';
 
-export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, StreamTransform } from './relay-options.js';
+export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, SseByteSink, StreamTransform } from './relay-options.js';
 export { DEFAULT_HEARTBEAT_MS } from './relay-options.js';
 
 /** Reads after the terminal event before the upstream is cut instead (keeps a finished relay cheap). */
@@ -138,14 +138,50 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   /** `SseSink`: a regular event, still in bytes. */
   onRaw(raw: RawSseEvent): boolean {
     if (this.phase !== 'streaming') return false;
-    // Decoding is only paid for when someone reads the text.
-    const decoded = this.options.onEvent || this.options.transform ? raw.toEvent() : undefined;
+    const { transform, onEvent } = this.options;
+    if (onEvent !== undefined) {
+      const decoded = raw.toEvent();
+      this.notify(decoded);
+      const kind = classifyUpstreamEvent(decoded, this.upstreamFormat);
+      if (transform || kind === 'error') return this.handleEvent(decoded, kind);
+      return this.forward(raw, kind);
+    }
+    // Nobody reads the text: decoding is paid for only by translators' slow paths and errors.
+    const kind = classifyRawEvent(raw, this.upstreamFormat);
+    if (transform === undefined && kind !== 'error') {
+      this.notify(undefined);
+      return this.forward(raw, kind);
+    }
+    if (kind === 'data' && transform?.pushRaw !== undefined) {
+      const go = this.tryPushRaw(transform, raw);
+      if (go !== undefined) return go;
+    }
+    const decoded = raw.toEvent();
     this.notify(decoded);
-    const kind = decoded ? classifyUpstreamEvent(decoded, this.upstreamFormat) : classifyRawEvent(raw, this.upstreamFormat);
-    if (this.options.transform || kind === 'error') return this.handleEvent(decoded ?? raw.toEvent(), kind);
+    return this.handleEvent(decoded, kind);
+  }
+
+  /** Passthrough: the event's bytes as they came. */
+  private forward(raw: RawSseEvent, kind: UpstreamEventKind): boolean {
     this.output.addBytes(raw.buf, raw.start, raw.end);
     if (kind === 'terminal') this.close('completed');
     return kind !== 'terminal';
+  }
+
+  /**
+   * Offers a regular event to the transform's byte path: true when it was
+   * translated there, false when that failed (the stream is over),
+   * `undefined` when the transform left it to the decoding path.
+   */
+  private tryPushRaw(transform: StreamTransform, raw: RawSseEvent): boolean | undefined {
+    try {
+      if (!transform.pushRaw?.(raw, this.output)) return undefined;
+    } catch (error) {
+      this.fail(toGatewayError(error));
+      return false;
+    }
+    this.notify(undefined);
+    return true;
   }
 
   /** `SseSink`: an event the general parser read. */

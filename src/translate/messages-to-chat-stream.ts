@@ -26,10 +26,13 @@
 import { GatewayError } from '../errors.js';
 import type { ChatCompletionChunk, ChatUsage } from '../schemas/index.js';
 import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
+import type { RawSseEvent } from '../sse/raw-sse-event.js';
+import type { SseByteSink } from '../sse/relay-options.js';
 import { CHAT_DONE, encodeChatChunk, encodeStreamError } from '../sse/format-sse.js';
 import { type FinishReason, finishReasonOf } from './map-finish-reason.js';
 import { JSON_TOOL_NAME, reattachPrefill } from './map-response-format.js';
 import { type MessagesUsageCounts, messagesUsageToChat } from './map-usage.js';
+import { TextDeltaFinder } from './raw-text-delta.js';
 import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEventData, readTextDelta } from './stream-transform.js';
 
 /** Options of {@link createMessagesToChatStream}. */
@@ -70,6 +73,10 @@ class MessagesToChatStream extends EagerTextTransform {
   private readonly chunkHead: string;
   /** The end of a chunk without a finish reason. */
   private readonly chunkTail: string;
+  /** The bytes around a text chunk's JSON string literal. */
+  private readonly contentHead: Buffer;
+  private readonly contentTail: Buffer;
+  private readonly textDeltas = new TextDeltaFinder();
 
   constructor(private readonly options: MessagesToChatStreamOptions) {
     super();
@@ -79,6 +86,26 @@ class MessagesToChatStream extends EagerTextTransform {
     const at = envelope.indexOf('"delta":{}') + '"delta":'.length;
     this.chunkHead = envelope.slice(0, at);
     this.chunkTail = envelope.slice(at + 2);
+    this.contentHead = Buffer.from(`${this.chunkHead}{"content":`);
+    this.contentTail = Buffer.from(`}${this.chunkTail}`);
+  }
+
+  /**
+   * Byte path for the common event: a `text_delta` after the first chunk
+   * becomes `head + literal + tail`, the literal copied as the upstream
+   * wrote it (same JSON text as the decoding path's; escapes may be spelt
+   * differently).
+   */
+  pushRaw(raw: RawSseEvent, out: SseByteSink): boolean {
+    if (this.closed || !this.started || this.prefillPending !== undefined) return false;
+    const literal = this.textDeltas.find(raw);
+    if (literal === undefined) return false;
+    // An empty text sends nothing, as in `blockDelta`.
+    if (literal.end - literal.start === 2) return true;
+    out.addBuffer(this.contentHead);
+    out.addBytes(raw.buf, literal.start, literal.end);
+    out.addBuffer(this.contentTail);
+    return true;
   }
 
   override push(event: SseEvent): string[] {

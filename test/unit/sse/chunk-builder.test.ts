@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChunkBuilder } from '../../../src/sse/chunk-builder.js';
+
+const text = (chunk: Uint8Array | undefined) => (chunk === undefined ? undefined : Buffer.from(chunk).toString('utf8'));
+
+describe('ChunkBuilder', () => {
+  it('returns undefined when nothing was added, and starts over after each take', () => {
+    const builder = new ChunkBuilder();
+    expect(builder.take()).toBeUndefined();
+    builder.addText('a');
+    expect(text(builder.take())).toBe('a');
+    expect(builder.take()).toBeUndefined();
+  });
+
+  it('merges adjacent ranges of one buffer into a view, without copying', () => {
+    const source = Buffer.from('event one\n\nevent two\n\n');
+    const builder = new ChunkBuilder();
+    builder.addBytes(source, 0, 11);
+    builder.addBytes(source, 11, source.length);
+    const out = builder.take() as Buffer;
+    expect(out.buffer).toBe(source.buffer);
+    expect(text(out)).toBe(source.toString());
+  });
+
+  it('joins text, whole buffers and short and long ranges in order (property)', () => {
+    const part = fc.oneof(
+      fc.record({ kind: fc.constant('text' as const), value: fc.string({ unit: 'grapheme', maxLength: 40 }) }),
+      fc.record({ kind: fc.constant('whole' as const), value: fc.string({ maxLength: 60 }) }),
+      fc.record({ kind: fc.constant('range' as const), value: fc.string({ maxLength: 60 }), pad: fc.nat(5) }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
+        const builder = new ChunkBuilder();
+        let expected = '';
+        for (const p of parts) {
+          expected += p.value;
+          if (p.kind === 'text') builder.addText(p.value);
+          else if (p.kind === 'whole') builder.addBuffer(Buffer.from(p.value));
+          else {
+            const bytes = Buffer.from(`${'x'.repeat(p.pad)}${p.value}yy`);
+            builder.addBytes(bytes, p.pad, bytes.length - 2);
+          }
+        }
+        expect(text(builder.take()) ?? '').toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps bytes added as Uint8Array views by reference', () => {
+    const builder = new ChunkBuilder();
+    builder.addText(new Uint8Array(Buffer.from('héllo')));
+    builder.addText(' world');
+    expect(text(builder.take())).toBe('héllo world');
+  });
+});
