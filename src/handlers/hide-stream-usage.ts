@@ -11,7 +11,9 @@ import type { GatewayError } from '../errors.js';
 import type { ChatCompletionRequest } from '../schemas/index.js';
 import { CHAT_DONE, encodeStreamError, formatSse } from '../sse/format-sse.js';
 import type { SseEvent } from '../sse/parse-sse.js';
-import type { StreamTransform } from '../sse/relay-stream.js';
+import type { RawSseEvent } from '../sse/raw-sse-event.js';
+import type { SseByteSink, StreamTransform } from '../sse/relay-stream.js';
+import { chatUsageScanner } from '../sse/usage-observer.js';
 
 /** True when the gateway must add `include_usage` to learn a stream's tokens. */
 export function needsStreamUsage(body: ChatCompletionRequest, wantsUsage: boolean): boolean {
@@ -40,7 +42,14 @@ function isUsageOnlyChunk(data: string): boolean {
  * still sees it (it watches upstream events, before this transform).
  */
 export function createUsageHidingTransform(): StreamTransform {
+  const mayCarryUsage = chatUsageScanner();
   return {
+    // Byte path: an event without a usage object goes out as it came.
+    pushRaw: (raw: RawSseEvent, out: SseByteSink) => {
+      if (mayCarryUsage(raw)) return false;
+      out.addBytes(raw.buf, raw.start, raw.end);
+      return true;
+    },
     push: (event: SseEvent) => (isUsageOnlyChunk(event.data) ? [] : [formatSse(event)]),
     end: () => [CHAT_DONE],
     error: (error: GatewayError) => [encodeStreamError(error, 'chat')],

@@ -150,7 +150,7 @@ export async function relayStream(
     onClientAbort: ctx.route?.onClientAbort ?? 'abort',
     upstreamName: plan.target.upstream.name,
     ...(options.transform ? { transform: options.transform } : {}),
-    ...(observer ? { onEvent: (event) => observer.observe(event) } : {}),
+    ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
     onEnd: (outcome) => {
       reportUsage(ctx, runtime, {
         status: 200,

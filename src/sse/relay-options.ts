@@ -29,8 +29,7 @@ export interface StreamTransform {
    * Optional fast path for a regular upstream event still in bytes: write
    * its translation to `out` and return true, or return false to have it
    * decoded and `push`ed instead. The relay offers it only data events
-   * (neither terminal nor errors), and only when no `onEvent` observer
-   * needs the decoded event.
+   * (neither terminal nor errors) that `onEvent` does not observe.
    */
   pushRaw?(raw: RawSseEvent, out: SseByteSink): boolean;
   end(): Iterable<string | Uint8Array>;
@@ -73,6 +72,12 @@ export interface RelaySseOptions {
   transform?: StreamTransform;
   /** Sees every upstream event (e.g. a usage observer). Errors it throws are ignored. */
   onEvent?: (event: SseEvent) => void;
+  /**
+   * Which regular events (still in bytes) `onEvent` needs; the others are
+   * not decoded for it, so a relay stays on its byte paths. Default: all.
+   * Irregular events (comments, ids, several data lines) always reach `onEvent`.
+   */
+  observes?: (raw: RawSseEvent) => boolean;
   /** Called exactly once when the relay ends (after a drain, when draining). */
   onEnd?: (outcome: RelayOutcome) => void;
   /** The client's signal: aborted when the client disconnects. */

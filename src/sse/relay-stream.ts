@@ -138,8 +138,8 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   /** `SseSink`: a regular event, still in bytes. */
   onRaw(raw: RawSseEvent): boolean {
     if (this.phase !== 'streaming') return false;
-    const { transform, onEvent } = this.options;
-    if (onEvent !== undefined) {
+    const { transform } = this.options;
+    if (this.observes(raw)) {
       const decoded = raw.toEvent();
       this.notify(decoded);
       const kind = classifyUpstreamEvent(decoded, this.upstreamFormat);
@@ -159,6 +159,17 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     const decoded = raw.toEvent();
     this.notify(decoded);
     return this.handleEvent(decoded, kind);
+  }
+
+  /** Whether `onEvent` wants this event (decoding it is paid for only then). */
+  private observes(raw: RawSseEvent): boolean {
+    const { onEvent, observes } = this.options;
+    if (onEvent === undefined) return false;
+    try {
+      return observes === undefined || observes(raw);
+    } catch {
+      return true;
+    }
   }
 
   /** Passthrough: the event's bytes as they came. */
@@ -259,7 +270,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   private async readRest(limit: number, observe: boolean): Promise<{ drained: boolean; error?: GatewayError }> {
     const sink: SseSink = {
       onRaw: (raw) => {
-        this.notify(this.options.onEvent ? raw.toEvent() : undefined);
+        this.notify(this.observes(raw) ? raw.toEvent() : undefined);
         return true;
       },
       onParsed: (event) => {

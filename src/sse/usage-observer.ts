@@ -8,6 +8,7 @@
  */
 import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
+import type { RawSseEvent } from './raw-sse-event.js';
 
 /** Token counts; a field is absent when the upstream did not report it. */
 export interface TokenUsage {
@@ -72,12 +73,52 @@ export function readUsage(format: WireFormat, body: unknown): TokenUsage {
 export interface UsageObserver {
   /** Feed every upstream event; only events that can carry usage are parsed. */
   observe(event: SseEvent): void;
+  /** Whether a regular event still in bytes can carry usage (the relay's `observes`); the others need not be decoded. */
+  observes(raw: RawSseEvent): boolean;
   /** Usage so far (counts are cumulative, later reports replace earlier ones). */
   readonly usage: TokenUsage;
 }
 
 // Chat chunks say `"usage":null` until the final usage chunk: test cheaply before parsing.
 const CHAT_USAGE_OBJECT = /"usage"\s*:\s*\{/;
+const USAGE_KEY = Buffer.from('"usage"');
+
+function isJsonSpace(code: number | undefined): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+/** Whether `buf[at, end)` starts with `: {`, JSON spaces allowed around the colon. */
+function objectFollows(buf: Buffer, at: number, end: number): boolean {
+  let i = at;
+  while (i < end && isJsonSpace(buf[i])) i++;
+  if (buf[i] !== 0x3a) return false;
+  i++;
+  while (i < end && isJsonSpace(buf[i])) i++;
+  return i < end && buf[i] === 0x7b;
+}
+
+/**
+ * For one chat stream: a test that is true for events whose data holds
+ * `"usage": {` (an event without it cannot carry usage). Each upstream
+ * buffer is searched once, however many events it holds (the next
+ * occurrence is remembered), so most events cost a comparison.
+ * @internal
+ */
+export function chatUsageScanner(): (raw: RawSseEvent) => boolean {
+  let buf: Buffer | undefined;
+  let next = -1;
+  return (raw) => {
+    if (raw.buf !== buf || (next !== -1 && next < raw.dataStart)) {
+      buf = raw.buf;
+      next = buf.indexOf(USAGE_KEY, raw.dataStart);
+    }
+    while (next !== -1 && next < raw.dataEnd) {
+      if (objectFollows(buf, next + USAGE_KEY.length, raw.dataEnd)) return true;
+      next = buf.indexOf(USAGE_KEY, next + 1);
+    }
+    return false;
+  };
+}
 
 /**
  * Creates a {@link UsageObserver} for a stream in `format` (the upstream's
@@ -105,5 +146,9 @@ export function createUsageObserver(format: WireFormat): UsageObserver {
       : (event: SseEvent): void => {
           if (CHAT_USAGE_OBJECT.test(event.data)) merge(event.data);
         };
-  return { observe, usage };
+  const observes =
+    format === 'messages'
+      ? (raw: RawSseEvent): boolean => raw.nameIs('message_start') || raw.nameIs('message_delta')
+      : chatUsageScanner();
+  return { observe, observes, usage };
 }

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseSse } from '../../../src/sse/parse-sse.js';
-import { createUsageObserver, readUsage } from '../../../src/sse/usage-observer.js';
-import { toAsyncBody } from '../../helpers/split-randomly.js';
+import { RawSseEvent, readRegularEvent } from '../../../src/sse/raw-sse-event.js';
+import { relaySse } from '../../../src/sse/relay-stream.js';
+import { chatUsageScanner, createUsageObserver, readUsage } from '../../../src/sse/usage-observer.js';
+import { splitRandomly, toAsyncBody } from '../../helpers/split-randomly.js';
 
 const fixture = (name: string): Uint8Array => readFileSync(new URL(`../../fixtures/recorded/${name}`, import.meta.url));
 
@@ -63,6 +65,62 @@ describe('createUsageObserver', () => {
     observer.observe({ event: 'message_delta', data: '{not json' });
     observer.observe({ event: 'message_delta', data: '{"usage":{"output_tokens":-1,"input_tokens":"3"}}' });
     expect(observer.usage).toEqual({});
+  });
+});
+
+describe('UsageObserver.observes (the relay decodes only what it names)', () => {
+  it.each([
+    ['anthropic-text.sse', 'messages', 2],
+    ['anthropic-tool-use.sse', 'messages', 2],
+    ['openai-text.sse', 'chat', 1],
+    ['openai-tool-call.sse', 'chat', 1],
+  ] as const)('%s: same usage as observing every event, from %s events decoded', async (name, format, decodedEvents) => {
+    const expected = await observeFixture(name, format);
+    expect(Object.keys(expected).length).toBeGreaterThan(0);
+    for (const seed of [1, 2, 3]) {
+      const observer = createUsageObserver(format);
+      let decoded = 0;
+      const relay = relaySse({
+        upstream: toAsyncBody(splitRandomly(fixture(name), { seed, maxChunkSize: 200 })),
+        format,
+        heartbeatMs: 0,
+        signal: new AbortController().signal,
+        onEvent: (event) => {
+          decoded++;
+          observer.observe(event);
+        },
+        observes: (raw) => observer.observes(raw),
+      });
+      for await (const chunk of relay) expect(chunk.byteLength).toBeGreaterThan(0);
+      expect(observer.usage).toEqual(expected);
+      expect(decoded).toBe(decodedEvents);
+    }
+  });
+
+  function rawEvents(sse: string): RawSseEvent[] {
+    const buf = Buffer.from(sse);
+    const events: RawSseEvent[] = [];
+    for (let at = 0; at < buf.length; ) {
+      const raw = new RawSseEvent();
+      at = readRegularEvent(raw, buf, at);
+      expect(at).toBeGreaterThan(0);
+      events.push(raw);
+    }
+    return events;
+  }
+
+  it('chat: names the events whose usage is an object, several to a buffer', () => {
+    const scanner = chatUsageScanner();
+    const events = rawEvents(
+      [
+        'data: {"choices":[{"delta":{"content":"\\"usage\\": {"}}],"usage":null}\n\n',
+        'data: {"choices":[],"usage" : {"prompt_tokens":1}}\n\n',
+        'data: {"choices":[{"delta":{"content":"x"}}]}\n\n',
+        'data: {"usage":\t{}}\n\n',
+        'data: [DONE]\n\n',
+      ].join(''),
+    );
+    expect(events.map((raw) => scanner(raw))).toEqual([false, true, false, true, false]);
   });
 });
 
