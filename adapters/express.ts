@@ -12,7 +12,9 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
-import { type GatewayOrOptions, readGatewayRequest, toGateway, toGatewayRequest, writeGatewayResponse } from './node-http.js';
+import { type GatewayOrOptions, toGateway } from './node-http.js';
+import { readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { writeGatewayResponse } from './node-response.js';
 
 /** An Express middleware (no default parameters: Express reads `fn.length`). */
 export type ExpressMiddleware = (req: Request, res: Response, next: NextFunction) => void;

@@ -1,0 +1,95 @@
+/**
+ * Node request → the core's `GatewayRequest`: the body read within the
+ * gateway's limit (or taken from a framework that read it), and a signal
+ * that fires when the client leaves. Shared by every adapter.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
+import type { GatewayRequest } from '../src/types.js';
+
+/**
+ * Reads a request body up to `limit` bytes. Rejects with a 413
+ * `GatewayError` as soon as the limit is passed (or announced by
+ * `content-length`), without buffering the rest.
+ */
+export function readRawBody(req: IncomingMessage, limit: number = DEFAULT_MAX_BODY_BYTES): Promise<Uint8Array> {
+  const announced = Number(req.headers['content-length']);
+  if (Number.isFinite(announced) && announced > limit) {
+    req.resume();
+    return Promise.reject(tooLargeError(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        req.off('data', onData);
+        req.resume();
+        reject(tooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.once('error', reject);
+  });
+}
+
+/** An AbortSignal that fires when the client goes away before the response ended. */
+export function clientSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Builds the core's request, reading the body when a framework has not:
+ * bytes a framework kept (`rawBody`) win, then a body parser's result when
+ * the stream was consumed, else the raw bytes are read here (up to `limit`).
+ * Rejects with a 413 `GatewayError` over the limit.
+ */
+export async function readGatewayRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: { url?: string; parsedBody?: unknown; rawBody?: string | Uint8Array; limit?: number } = {},
+): Promise<GatewayRequest> {
+  const base = { ...(options.url !== undefined ? { url: options.url } : {}) };
+  if (!BODY_METHODS.has(req.method ?? 'GET')) return toGatewayRequest(req, res, base);
+  if (options.rawBody !== undefined) {
+    const rawBody = typeof options.rawBody === 'string' ? Buffer.from(options.rawBody) : options.rawBody;
+    return toGatewayRequest(req, res, { ...base, rawBody });
+  }
+  // A body parser already consumed the stream: use what it parsed, within the
+  // gateway's own limit (the parser's may be larger), as far as the size was announced.
+  if (req.readableEnded) {
+    const announced = Number(req.headers['content-length']);
+    const limit = options.limit ?? DEFAULT_MAX_BODY_BYTES;
+    if (Number.isFinite(announced) && announced > limit) throw tooLargeError(limit);
+    return toGatewayRequest(req, res, { ...base, body: options.parsedBody });
+  }
+  const rawBody = await readRawBody(req, options.limit);
+  return toGatewayRequest(req, res, { ...base, rawBody });
+}
+
+/** Builds the core's request from a Node request. `body`/`rawBody` come from the framework when it read them. */
+export function toGatewayRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: { url?: string; body?: unknown; rawBody?: Uint8Array } = {},
+): GatewayRequest {
+  const request: GatewayRequest = {
+    method: req.method ?? 'GET',
+    url: options.url ?? req.url ?? '/',
+    headers: req.headers,
+    signal: clientSignal(res),
+  };
+  if (options.rawBody !== undefined) request.rawBody = options.rawBody;
+  else if (options.body !== undefined) request.body = options.body;
+  return request;
+}
