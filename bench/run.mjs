@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensureDist } from './lib/build-dist.mjs';
 import { addressFor, SCENARIOS, TARGETS } from './lib/matrix.mjs';
-import { runCase } from './lib/measure.mjs';
+import { runCase, warmTarget } from './lib/measure.mjs';
 import { ensurePortkey, freePort, installedPortkeyVersion, portkeyArgs } from './lib/peers.mjs';
 import { canPin, pin, startServer } from './lib/processes.mjs';
 import { loadAverage } from './lib/proc-stats.mjs';
@@ -108,6 +108,11 @@ async function main() {
         log(`${targetId}: not started: ${error.message.split('\n')[0]}`);
         continue;
       }
+      const cases = scenarioIds
+        .map((id) => SCENARIOS[id])
+        .filter((scenario) => scenario.type !== 'slow')
+        .map((scenario) => ({ scenario, address: addressFor(TARGETS[targetId], scenario, { stubOrigin, prefix: scenario.prefix }) }));
+      await warmTarget({ origin: `http://127.0.0.1:${server.port}`, cases, seconds: profile.processWarmSeconds, connections: profile.load.connections });
       for (const scenarioId of scenarioIds) {
         const scenario = SCENARIOS[scenarioId];
         const events = profile.slow.events;

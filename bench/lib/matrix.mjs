@@ -17,11 +17,17 @@ export const TARGETS = {
   direct: { label: 'direct upstream (stub)', kind: 'direct', script: 'servers/stub-upstream.mjs', bare: 'bare-node' },
   'bare-node': { label: 'bare node:http + undici', kind: 'bare', script: 'servers/bare-node.mjs', bare: 'bare-node' },
   'bare-express': { label: 'bare Express 5 + express.json()', kind: 'bare', script: 'servers/bare-express.mjs', bare: 'bare-express' },
+  'bare-express-raw': {
+    label: 'bare Express 5, no body parser', kind: 'bare', script: 'servers/bare-express.mjs', env: { BENCH_RAW: '1' }, bare: 'bare-express-raw',
+  },
   'bare-koa': { label: 'bare Koa 3', kind: 'bare', script: 'servers/bare-koa.mjs', bare: 'bare-koa' },
   'modelgate-node': { label: 'modelgate, node:http', kind: 'modelgate', script: 'servers/modelgate-node.mjs', bare: 'bare-node' },
   'modelgate-express': { label: 'modelgate, Express 5 (after express.json())', kind: 'modelgate', script: 'servers/modelgate-express.mjs', bare: 'bare-express' },
   'modelgate-express-raw': {
-    label: 'modelgate, Express 5 (before express.json())', kind: 'modelgate', script: 'servers/modelgate-express.mjs', env: { BENCH_RAW: '1' }, bare: 'bare-express',
+    label: 'modelgate, Express 5 (before express.json())', kind: 'modelgate', script: 'servers/modelgate-express.mjs', env: { BENCH_RAW: '1' }, bare: 'bare-express-raw',
+  },
+  'modelgate-express-keepraw': {
+    label: 'modelgate, Express 5 (after express.json() with keepRawBody)', kind: 'modelgate', script: 'servers/modelgate-express.mjs', env: { BENCH_KEEP_RAW: '1' }, bare: 'bare-express',
   },
   'modelgate-koa': { label: 'modelgate, Koa 3', kind: 'modelgate', script: 'servers/modelgate-koa.mjs', bare: 'bare-koa' },
   portkey: { label: 'Portkey gateway 1.15.2', kind: 'portkey', bare: 'bare-node' },
@@ -39,7 +45,7 @@ export const SCENARIOS = {
   chat: {
     label: 'chat, non-streamed, ~1 KB', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '',
     body: () => smallChat('gpt-bench'),
-    targets: ['direct', ...ALL_PROXIES, 'modelgate-express-raw', 'portkey'],
+    targets: ['direct', ...ALL_PROXIES, 'bare-express-raw', 'modelgate-express-raw', 'modelgate-express-keepraw', 'portkey'],
   },
   messages: {
     label: 'messages, non-streamed, ~1 KB', type: 'load', endpoint: 'messages', model: 'vendora-sonnet-4-6', prefix: '',
@@ -49,7 +55,7 @@ export const SCENARIOS = {
   'chat-large': {
     label: 'chat, non-streamed, 200 KB (base64 image)', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '', compare: 'chat',
     body: () => largeChat('gpt-bench'),
-    targets: ['direct', ...ALL_PROXIES, 'modelgate-express-raw', 'portkey'],
+    targets: ['direct', ...ALL_PROXIES, 'modelgate-express-raw', 'modelgate-express-keepraw', 'portkey'],
   },
   'chat-translated': {
     label: 'chat → messages upstream (translated)', type: 'load', endpoint: 'chat', model: 'vendora-sonnet-4-6', prefix: '', compare: 'chat',

@@ -5,12 +5,14 @@
  */
 export const PROFILES = {
   quick: {
+    processWarmSeconds: 0.5,
     load: { connections: 32, warmAmount: 1500, warmMaxSeconds: 0.7, seconds: 1 },
     stream: { connections: 8, warmSeconds: 0.2, seconds: 1 },
     slow: { total: 1000, firstWave: 500, events: 30 },
-    skip: ['stream-50-translated', 'bare-express:slow-streams', 'modelgate-express:slow-streams', 'modelgate-express-raw:chat', 'modelgate-express-raw:chat-large'],
+    skip: ['stream-50-translated', 'bare-express:slow-streams', 'modelgate-express:slow-streams', 'modelgate-express-raw:chat', 'modelgate-express-raw:chat-large', 'modelgate-express-keepraw:chat', 'modelgate-express-keepraw:chat-large', 'bare-express-raw:chat'],
   },
   full: {
+    processWarmSeconds: 2,
     load: { connections: 32, warmSeconds: 3, seconds: 10 },
     stream: { connections: 8, warmSeconds: 2, seconds: 8 },
     slow: { total: 1000, firstWave: 500, events: 50 },

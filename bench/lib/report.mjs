@@ -49,9 +49,16 @@ function check(name, value, limit, cmp, detail) {
 /** The issue-8 targets, each `{ name, value, limit, status }`. CPU-based figures are the noise-robust ones. */
 export function checkTargets(rows) {
   const out = [];
-  for (const [mg, bare] of [['modelgate-express', 'bare-express'], ['modelgate-koa', 'bare-koa'], ['modelgate-node', 'bare-node']]) {
+  const pairs = [
+    ['modelgate-express', 'bare-express', ['chat', 'messages']],
+    ['modelgate-express-keepraw', 'bare-express', ['chat']],
+    ['modelgate-express-raw', 'bare-express-raw', ['chat']],
+    ['modelgate-koa', 'bare-koa', ['chat', 'messages']],
+    ['modelgate-node', 'bare-node', ['chat', 'messages']],
+  ];
+  for (const [mg, bare, scenarios] of pairs) {
     const limit = mg === 'modelgate-node' ? 0.8 : 0.9;
-    for (const scenario of ['chat', 'messages']) {
+    for (const scenario of scenarios) {
       const m = find(rows, scenario, mg);
       const b = find(rows, scenario, bare);
       out.push(check(`${mg} ${scenario}: throughput vs ${bare} (by CPU/request)`, ratio(b?.cpuUsPerReq, m?.cpuUsPerReq), limit, '>='));

@@ -2,7 +2,8 @@
  * Bare proxy in Express 5 with `express.json()`, as a typical app would
  * write one: the body is parsed by the app's JSON middleware and forwarded
  * as `JSON.stringify(req.body)` with undici; the answer is piped back.
- * No validation, no auth.
+ * No validation, no auth. With `BENCH_RAW=1` there is no body parser: the
+ * body's bytes are read and forwarded unchanged (the floor for Express).
  */
 import { createServer } from 'node:http';
 import { pipeline } from 'node:stream';
@@ -12,7 +13,18 @@ import { announce } from './announce.mjs';
 
 const pool = new Pool(process.env.STUB, { keepAliveTimeout: 60_000 });
 const app = express();
-app.use(express.json({ limit: '50mb' }));
+const raw = process.env.BENCH_RAW === '1';
+if (!raw) app.use(express.json({ limit: '50mb' }));
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+}
+
 app.use(async (req, res) => {
   try {
     const headers = { 'content-type': 'application/json' };
@@ -24,7 +36,7 @@ app.use(async (req, res) => {
       method: req.method,
       path: (req.get('x-bench-prefix') ?? '') + req.originalUrl,
       headers,
-      body: JSON.stringify(req.body),
+      body: raw ? await readBody(req) : JSON.stringify(req.body),
     });
     res.status(upstream.statusCode).set('content-type', upstream.headers['content-type']);
     if (upstream.headers['content-length']) res.set('content-length', upstream.headers['content-length']);
