@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayContext } from '../src/gateway-context.js';
+import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
 import { readGatewayRequest, toGatewayRequest } from './node-request.js';
@@ -19,21 +20,31 @@ import { writeGatewayResponse } from './node-response.js';
 /** An Express middleware (no default parameters: Express reads `fn.length`). */
 export type ExpressMiddleware = (req: Request, res: Response, next: NextFunction) => void;
 
-export interface ExpressGateway extends ExpressMiddleware {
-  readonly gateway: Gateway;
-  /** Per-endpoint handlers, for apps that mount only some routes. */
-  chatCompletions: ExpressMiddleware;
-  messages: ExpressMiddleware;
-  countTokens: ExpressMiddleware;
-  models: ExpressMiddleware;
-  files: ExpressMiddleware;
-  /** The steps as middlewares; the context travels in `res.locals.modelgate`. */
+/** The gateway's steps as middlewares; the context travels in `res.locals.modelgate`. */
+export interface ExpressSteps {
   authenticate: ExpressMiddleware;
   /** Uses the app's own authentication (e.g. `req.user`): return its principal, or null to fall back to gateway keys (401 without one). */
   authenticateWith(getPrincipal: (req: Request) => Principal | null | undefined | Promise<Principal | null | undefined>): ExpressMiddleware;
   validate: ExpressMiddleware;
   enforceRules: ExpressMiddleware;
   dispatch: ExpressMiddleware;
+}
+
+export interface ExpressGateway extends ExpressMiddleware, ExpressSteps {
+  readonly gateway: Gateway;
+  /** Per-endpoint handlers, for apps that mount only some routes (at any path). */
+  chatCompletions: ExpressMiddleware;
+  messages: ExpressMiddleware;
+  countTokens: ExpressMiddleware;
+  models: ExpressMiddleware;
+  files: ExpressMiddleware;
+  /**
+   * The steps bound to one endpoint, for a pipeline at a path of the app's
+   * own (`app.post('/ai/chat', chat.authenticate, ..., chat.dispatch)`).
+   * The unbound steps (`mg.authenticate`, ...) read the endpoint from the
+   * path, so they need the canonical ones (`/v1/...` under the mount).
+   */
+  steps(endpoint: BodyEndpointName): ExpressSteps;
 }
 
 type Step = (ctx: GatewayContext, req: Request) => Promise<GatewayResponse | void> | GatewayResponse | void;
@@ -116,23 +127,38 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
     all(req, res, next);
   } as ExpressGateway;
 
-  return Object.assign(root, {
+  /** The steps, presenting `url` (when given) to the core instead of the request's own path. */
+  function stepsAt(url?: (req: Request) => string): ExpressSteps {
+    return {
+      authenticate: middleware((ctx) => gateway.authenticate(ctx), url),
+      authenticateWith: (getPrincipal) =>
+        middleware(async (ctx, req) => {
+          const principal = await getPrincipal(req);
+          if (principal) ctx.principal = principal;
+          else await gateway.authenticate(ctx);
+        }, url),
+      validate: middleware((ctx) => gateway.validate(ctx), url),
+      enforceRules: middleware((ctx) => gateway.enforceRules(ctx), url),
+      dispatch: middleware(dispatch, url),
+    };
+  }
+
+  const bound = new Map<BodyEndpointName, ExpressSteps>();
+  return Object.assign(root, stepsAt(), {
     gateway,
-    chatCompletions: middleware(dispatch, at('/v1/chat/completions')),
-    messages: middleware(dispatch, at('/v1/messages')),
-    countTokens: middleware(dispatch, at('/v1/messages/count_tokens')),
+    chatCompletions: middleware(dispatch, at(canonicalPath('chat.completions'))),
+    messages: middleware(dispatch, at(canonicalPath('messages'))),
+    countTokens: middleware(dispatch, at(canonicalPath('messages.count_tokens'))),
     models: middleware(dispatch),
     files: middleware(dispatch),
-    authenticate: middleware((ctx) => gateway.authenticate(ctx)),
-    authenticateWith: (getPrincipal: (req: Request) => Principal | null | undefined | Promise<Principal | null | undefined>) =>
-      middleware(async (ctx, req) => {
-        const principal = await getPrincipal(req);
-        if (principal) ctx.principal = principal;
-        else await gateway.authenticate(ctx);
-      }),
-    validate: middleware((ctx) => gateway.validate(ctx)),
-    enforceRules: middleware((ctx) => gateway.enforceRules(ctx)),
-    dispatch: middleware(dispatch),
+    steps(endpoint: BodyEndpointName): ExpressSteps {
+      let steps = bound.get(endpoint);
+      if (steps === undefined) {
+        steps = stepsAt(at(canonicalPath(endpoint)));
+        bound.set(endpoint, steps);
+      }
+      return steps;
+    },
   });
 }
 

@@ -39,6 +39,16 @@ const PATTERNS: readonly Pattern[] = [
   { method: 'GET', segments: ['v1', 'files', ID, 'content'], name: 'files.content' },
 ];
 
+/** The endpoints that take a request body: the ones an app may mount at paths of its own (`steps(name)` of the adapters). */
+export type BodyEndpointName = 'chat.completions' | 'messages' | 'messages.count_tokens';
+
+/** The canonical path of a body endpoint (`/v1/chat/completions`, ...): what steps bound to it present to the core. */
+export function canonicalPath(name: BodyEndpointName): string {
+  const pattern = PATTERNS.find((candidate) => candidate.name === name && candidate.method === 'POST');
+  if (pattern === undefined) throw new TypeError(`Unknown endpoint: ${String(name)}`);
+  return `/${pattern.segments.join('/')}`;
+}
+
 /**
  * The interface a path or request resembles, for rendering its errors:
  * the messages family and files are the vendor's, anything that carries
