@@ -13,7 +13,7 @@ import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
 import type { TokenUsage } from '../usage.js';
 import { type CallPlan, readUpstreamJson, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
-import { reportUsage, wantsUsage } from './report-usage.js';
+import { reportUsage, usageReporter, wantsUsage } from './report-usage.js';
 
 const UTF8 = new TextDecoder();
 
@@ -139,8 +139,12 @@ export async function relayStream(
 ): Promise<SseResponse> {
   await failIfUnsuccessful(ctx, runtime, sent);
   const { response, plan } = sent;
-  const upstreamFormat = plan.target.upstream.format;
-  const observer = wantsUsage(runtime) ? createUsageObserver(upstreamFormat) : undefined;
+  const { target } = plan;
+  const upstreamFormat = target.upstream.format;
+  // The relay's callbacks live as long as the stream: they hold the few values they need, not ctx or the plan (request bodies).
+  const report = usageReporter(ctx, runtime);
+  const observer = report ? createUsageObserver(upstreamFormat) : undefined;
+  const headAt = sent.headAt;
   const body = relaySse({
     upstream: response.body,
     format: options.format,
@@ -148,19 +152,23 @@ export async function relayStream(
     heartbeatMs: runtime.heartbeatMs,
     signal: ctx.request.signal,
     onClientAbort: ctx.route?.onClientAbort ?? 'abort',
-    upstreamName: plan.target.upstream.name,
+    upstreamName: target.upstream.name,
     ...(options.transform ? { transform: options.transform } : {}),
     ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
-    onEnd: (outcome) => {
-      reportUsage(ctx, runtime, {
-        status: 200,
-        stream: true,
-        usage: observer?.usage ?? {},
-        aborted: outcome.status === 'aborted',
-        target: plan.target,
-        firstByteAt: outcome.firstEventAt ?? sent.headAt,
-      });
-    },
+    ...(report && observer
+      ? {
+          onEnd: (outcome) => {
+            report({
+              status: 200,
+              stream: true,
+              usage: observer.usage,
+              aborted: outcome.status === 'aborted',
+              target,
+              firstByteAt: outcome.firstEventAt ?? headAt,
+            });
+          },
+        }
+      : {}),
   });
   return { type: 'sse', status: 200, headers: createSseHeaders(relayedHeaders(response)), body };
 }

@@ -21,28 +21,42 @@ export interface UsageOutcome {
 
 /** Sends one usage record to `onUsage`, if set. Never throws. */
 export function reportUsage(ctx: GatewayContext, runtime: GatewayRuntime, outcome: UsageOutcome): void {
+  usageReporter(ctx, runtime)?.(outcome);
+}
+
+/**
+ * `reportUsage` for later (the end of a stream), holding only the few
+ * fields of `ctx` a record needs, not the context with its bodies:
+ * `undefined` when nobody listens. Never throws.
+ */
+export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((outcome: UsageOutcome) => void) | undefined {
   const onUsage = runtime.options.onUsage;
-  if (!onUsage || !ctx.endpoint) return;
-  const now = performance.now();
-  const record: UsageRecord = {
-    requestId: ctx.requestId,
-    principalId: ctx.principal?.id,
-    endpoint: ctx.endpoint.name,
-    model: String(ctx.body?.model ?? ''),
-    upstream: outcome.target?.upstream.name,
-    upstreamModel: outcome.target?.model,
-    status: outcome.status,
-    stream: outcome.stream,
-    aborted: outcome.aborted,
-    latencyMs: now - ctx.startedAt,
-    timeToFirstByteMs: outcome.firstByteAt === undefined ? undefined : outcome.firstByteAt - ctx.startedAt,
-    ...outcome.usage,
+  if (!onUsage || !ctx.endpoint) return undefined;
+  const { requestId, startedAt } = ctx;
+  const principalId = ctx.principal?.id;
+  const endpoint = ctx.endpoint.name;
+  const model = String(ctx.body?.model ?? '');
+  return (outcome) => {
+    const record: UsageRecord = {
+      requestId,
+      principalId,
+      endpoint,
+      model,
+      upstream: outcome.target?.upstream.name,
+      upstreamModel: outcome.target?.model,
+      status: outcome.status,
+      stream: outcome.stream,
+      aborted: outcome.aborted,
+      latencyMs: performance.now() - startedAt,
+      timeToFirstByteMs: outcome.firstByteAt === undefined ? undefined : outcome.firstByteAt - startedAt,
+      ...outcome.usage,
+    };
+    try {
+      onUsage(record);
+    } catch {
+      // Accounting must never break a response.
+    }
   };
-  try {
-    onUsage(record);
-  } catch {
-    // Accounting must never break a response.
-  }
 }
 
 /** True when `onUsage` is set (so handlers skip usage work otherwise). */
