@@ -71,8 +71,11 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
   const body = ctx.body as ChatCompletionRequest;
   const route = ctx.route;
   if (!route) throw new TypeError('handleChatCompletions needs ctx.route');
-  const plans = route.targets.map((target) => planChatCall(ctx, runtime, body, target));
+  let plans = route.targets.map((target) => planChatCall(ctx, runtime, body, target));
   const translatedFirst = plans[0]?.translated === true;
+  // Chat upstreams answer `n` choices in one call, messages ones are fanned out: a fallback of the
+  // other wire format could not keep the primary's promise of n choices, so it is not tried.
+  if ((body.n ?? 1) > 1) plans = plans.filter((plan) => plan.translated === translatedFirst);
   const n = translatedFirst ? checkChoices(body, runtime) : 1;
   if (n > 1) return fanOutChat(ctx, runtime, plans, n);
 
