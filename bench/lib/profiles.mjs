@@ -12,9 +12,11 @@ export const PROFILES = {
     skip: ['stream-50-translated', 'bare-express:slow-streams', 'modelgate-express:slow-streams', 'modelgate-express-raw:chat', 'modelgate-express-raw:chat-large', 'modelgate-express-keepraw:chat', 'modelgate-express-keepraw:chat-large', 'bare-express-raw:chat'],
   },
   full: {
-    processWarmSeconds: 2,
-    load: { connections: 32, warmSeconds: 3, seconds: 10 },
-    stream: { connections: 8, warmSeconds: 2, seconds: 8 },
+    // Two interleaved rounds of 5 s (4 s for streams) per case; the row is the less disturbed round.
+    rounds: 2,
+    processWarmSeconds: 1.5,
+    load: { connections: 32, warmSeconds: 1.5, seconds: 5 },
+    stream: { connections: 8, warmSeconds: 1, seconds: 4 },
     slow: { total: 1000, firstWave: 500, events: 50 },
     skip: [],
   },
