@@ -34,12 +34,14 @@ type Step = (gctx: GatewayContext, ctx: Context) => Promise<GatewayResponse | vo
 const noop = (): void => {};
 
 /**
- * The byte stream Koa pipes for a streamed answer: each `_read` asks the
- * gateway's iterator for one chunk and pushes it, so a chunk is written the
- * moment the relay yields it, without `Readable.from`'s async loop.
- * `highWaterMark` 0: while the socket is backed up (Koa's pipe paused) at
- * most the one chunk already asked for waits here, and the relay is not
- * pulled again until the socket drains.
+ * The byte stream Koa pipes for a streamed answer, pulling the gateway's
+ * iterator directly (no async loop as in `Readable.from`): a chunk is pushed,
+ * and so written, the moment the relay yields it. While Koa's pipe flows the
+ * next chunk is asked for at once (chunks already waiting leave in the same
+ * socket write) rather than on `Readable`'s next tick. `highWaterMark` 0:
+ * once the socket is backed up (the pipe paused), at most the one chunk
+ * already asked for waits here and the relay is not pulled again until the
+ * socket drains.
  */
 class ChunkReadable extends Readable {
   private readonly chunks: AsyncIterator<Uint8Array>;
@@ -48,6 +50,8 @@ class ChunkReadable extends Readable {
   private ctx: Context | undefined;
   /** The iterator ended or failed: nothing to stop on destroy. */
   private settled = false;
+  /** A `next()` is in flight (never two at once). */
+  private pulling = false;
 
   constructor(body: AsyncIterable<Uint8Array>, ctx: Context) {
     super({ highWaterMark: 0 });
@@ -58,6 +62,11 @@ class ChunkReadable extends Readable {
 
   override _read(): void {
     if (this.ctx !== undefined) this.sendHead(this.ctx);
+    if (!this.pulling) this.pull();
+  }
+
+  private pull(): void {
+    this.pulling = true;
     this.chunks.next().then(this.onNext, this.onError);
   }
 
@@ -83,13 +92,15 @@ class ChunkReadable extends Readable {
   }
 
   private readonly onNext = (result: IteratorResult<Uint8Array>): void => {
+    this.pulling = false;
     if (this.destroyed) return;
     if (result.done) {
       this.settled = true;
       this.push(null);
       return;
     }
-    this.push(result.value);
+    // Paused (the socket is full) or not piped: `_read` asks again when the consumer wants more.
+    if (this.push(result.value) && this.readableFlowing === true) this.pull();
   };
 
   /**
