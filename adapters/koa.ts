@@ -7,20 +7,17 @@
  * Responses go through Koa (`ctx.body`), streams as a Node `Readable` so Koa 2
  * pipes them too; all logic lives in the core.
  */
-import { Readable } from 'node:stream';
 import type { Context, Middleware, Next } from 'koa';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayContext } from '../src/gateway-context.js';
+import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
-import { type GatewayOrOptions, readGatewayRequest, toGateway, toGatewayRequest } from './node-http.js';
+import { ChunkReadable, exposeDisconnect } from './koa-stream-body.js';
+import { type GatewayOrOptions, toGateway } from './node-http.js';
+import { readGatewayRequest, toGatewayRequest } from './node-request.js';
 
-export interface KoaGateway extends Middleware {
-  readonly gateway: Gateway;
-  chatCompletions: Middleware;
-  messages: Middleware;
-  countTokens: Middleware;
-  models: Middleware;
-  files: Middleware;
+/** The gateway's steps as Koa middlewares; the context travels in `ctx.state.modelgate`. */
+export interface KoaSteps {
   authenticate: Middleware;
   /** Uses the app's own authentication (e.g. `ctx.state.user`): return its principal, or null to fall back to gateway keys. */
   authenticateWith(getPrincipal: (ctx: Context) => Principal | null | undefined | Promise<Principal | null | undefined>): Middleware;
@@ -29,112 +26,24 @@ export interface KoaGateway extends Middleware {
   dispatch: Middleware;
 }
 
+export interface KoaGateway extends Middleware, KoaSteps {
+  readonly gateway: Gateway;
+  /** Per-endpoint middlewares, for apps that mount only some routes (at any path). */
+  chatCompletions: Middleware;
+  messages: Middleware;
+  countTokens: Middleware;
+  models: Middleware;
+  files: Middleware;
+  /**
+   * The steps bound to one endpoint, for a pipeline at a path of the app's
+   * own (`router.post('/ai/chat', chat.authenticate, ..., chat.dispatch)`).
+   * The unbound steps read the endpoint from the path, so they need the
+   * canonical ones (`/v1/...`).
+   */
+  steps(endpoint: BodyEndpointName): KoaSteps;
+}
+
 type Step = (gctx: GatewayContext, ctx: Context) => Promise<GatewayResponse | void> | GatewayResponse | void;
-
-const noop = (): void => {};
-
-/**
- * The byte stream Koa pipes for a streamed answer, pulling the gateway's
- * iterator directly (no async loop as in `Readable.from`): a chunk is pushed,
- * and so written, the moment the relay yields it. While Koa's pipe flows the
- * next chunk is asked for at once (chunks already waiting leave in the same
- * socket write) rather than on `Readable`'s next tick. `highWaterMark` 0:
- * once the socket is backed up (the pipe paused), at most the one chunk
- * already asked for waits here and the relay is not pulled again until the
- * socket drains.
- */
-class ChunkReadable extends Readable {
-  private readonly chunks: AsyncIterator<Uint8Array>;
-  private readonly res: Context['res'];
-  /** Set until the first read. */
-  private ctx: Context | undefined;
-  /** The iterator ended or failed: nothing to stop on destroy. */
-  private settled = false;
-  /** A `next()` is in flight (never two at once). */
-  private pulling = false;
-
-  constructor(body: AsyncIterable<Uint8Array>, ctx: Context) {
-    super({ highWaterMark: 0 });
-    this.chunks = body[Symbol.asyncIterator]();
-    this.res = ctx.res;
-    this.ctx = ctx;
-  }
-
-  override _read(): void {
-    if (this.ctx !== undefined) this.sendHead(this.ctx);
-    if (!this.pulling) this.pull();
-  }
-
-  private pull(): void {
-    this.pulling = true;
-    this.chunks.next().then(this.onNext, this.onError);
-  }
-
-  /**
-   * Koa would send the head with the first chunk; SSE clients wait for it
-   * before reading, and the first event may take a while (the node adapter
-   * flushes it at once too). The first read comes from Koa's own pipe, after
-   * every middleware ran, so the head is final; a body some middleware
-   * wrapped (compression) is left to that middleware.
-   */
-  private sendHead(ctx: Context): void {
-    this.ctx = undefined;
-    if (ctx.body === this && !ctx.res.headersSent) ctx.res.flushHeaders();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    if (!this.settled) {
-      this.settled = true;
-      // The client left (or a later middleware dropped the body): the relay aborts its upstream.
-      this.chunks.return?.().catch(noop);
-    }
-    callback(error);
-  }
-
-  private readonly onNext = (result: IteratorResult<Uint8Array>): void => {
-    this.pulling = false;
-    if (this.destroyed) return;
-    if (result.done) {
-      this.settled = true;
-      this.push(null);
-      return;
-    }
-    // Paused (the socket is full) or not piped: `_read` asks again when the consumer wants more.
-    if (this.push(result.value) && this.readableFlowing === true) this.pull();
-  };
-
-  /**
-   * The relay reports faults in-band and never rejects; should a body still
-   * fail, the app hears of it (Koa reports the stream's error) and the
-   * client's connection is cut (Koa 2's pipe would leave it open): after
-   * the head, nothing else can tell the client the answer is incomplete.
-   */
-  private readonly onError = (error: unknown): void => {
-    this.settled = true;
-    this.destroy(error instanceof Error ? error : new Error(String(error)));
-    this.res.destroy();
-  };
-}
-
-/** How a client leaving mid-stream reaches `ctx.onerror`: Koa 3's `stream.pipeline` ("Premature close"), or the socket (a reset with unread data, a write after it closed). */
-const DISCONNECT_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
-
-/**
- * Marks a client's disconnect from an unfinished stream `expose`, so that
- * Koa's default error handler does not log it as a server fault (the
- * upstream is aborted either way). The app's own `error` listeners still
- * receive it, and every other error is untouched.
- */
-function exposeDisconnect(ctx: Context): void {
-  const onerror = ctx.onerror;
-  ctx.onerror = (error: Error) => {
-    const code = (error as NodeJS.ErrnoException | null)?.code;
-    if (code !== undefined && DISCONNECT_CODES.has(code) && !ctx.res.writableFinished) {
-      (error as Error & { expose?: boolean }).expose = true;
-    }
-    onerror.call(ctx, error);
-  };
-}
 
 /** Hands a gateway response to Koa. */
 function respond(ctx: Context, response: GatewayResponse): void {
@@ -201,23 +110,38 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
     return all(ctx, next);
   } as KoaGateway;
 
-  return Object.assign(root, {
+  /** The steps, presenting `url` (when given) to the core instead of the request's own path. */
+  function stepsAt(url?: string): KoaSteps {
+    return {
+      authenticate: middleware((gctx) => gateway.authenticate(gctx), url),
+      authenticateWith: (getPrincipal) =>
+        middleware(async (gctx, ctx) => {
+          const principal = await getPrincipal(ctx);
+          if (principal) gctx.principal = principal;
+          else await gateway.authenticate(gctx);
+        }, url),
+      validate: middleware((gctx) => gateway.validate(gctx), url),
+      enforceRules: middleware((gctx) => gateway.enforceRules(gctx), url),
+      dispatch: middleware(dispatch, url),
+    };
+  }
+
+  const bound = new Map<BodyEndpointName, KoaSteps>();
+  return Object.assign(root, stepsAt(), {
     gateway,
-    chatCompletions: middleware(dispatch, '/v1/chat/completions'),
-    messages: middleware(dispatch, '/v1/messages'),
-    countTokens: middleware(dispatch, '/v1/messages/count_tokens'),
+    chatCompletions: middleware(dispatch, canonicalPath('chat.completions')),
+    messages: middleware(dispatch, canonicalPath('messages')),
+    countTokens: middleware(dispatch, canonicalPath('messages.count_tokens')),
     models: middleware(dispatch),
     files: middleware(dispatch),
-    authenticate: middleware((gctx) => gateway.authenticate(gctx)),
-    authenticateWith: (getPrincipal: (ctx: Context) => Principal | null | undefined | Promise<Principal | null | undefined>) =>
-      middleware(async (gctx, ctx) => {
-        const principal = await getPrincipal(ctx);
-        if (principal) gctx.principal = principal;
-        else await gateway.authenticate(gctx);
-      }),
-    validate: middleware((gctx) => gateway.validate(gctx)),
-    enforceRules: middleware((gctx) => gateway.enforceRules(gctx)),
-    dispatch: middleware(dispatch),
+    steps(endpoint: BodyEndpointName): KoaSteps {
+      let steps = bound.get(endpoint);
+      if (steps === undefined) {
+        steps = stepsAt(canonicalPath(endpoint));
+        bound.set(endpoint, steps);
+      }
+      return steps;
+    },
   });
 }
 
