@@ -16,10 +16,10 @@ import { formatStartup } from '../shared/print-startup.js';
 const config = configFromEnv();
 const app = new Koa();
 
-// Koa 3 reports a client that leaves in the middle of a streamed answer as
-// an app error ("Premature close"). That is routine for a model gateway.
-app.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
+// Like Koa's default handler, skip errors marked `expose` (client errors, and
+// clients that leave in the middle of a streamed answer: routine for a gateway).
+app.on('error', (error: Error & { expose?: boolean }) => {
+  if (!error.expose) console.error(error);
 });
 
 // The app's own routes.
