@@ -5,7 +5,7 @@
  */
 export const PROFILES = {
   quick: {
-    processWarmSeconds: 0.5,
+    processWarmSeconds: 0.25,
     load: { connections: 32, warmAmount: 1500, warmMaxSeconds: 0.7, seconds: 1 },
     stream: { connections: 8, warmSeconds: 0.2, seconds: 1 },
     slow: { total: 1000, firstWave: 500, events: 30 },
