@@ -10,20 +10,13 @@ import { pipeline } from 'node:stream';
 import express from 'express';
 import { Pool } from 'undici';
 import { announce } from './announce.mjs';
+import { readBody } from './read-body.mjs';
 
 const pool = new Pool(process.env.STUB, { keepAliveTimeout: 60_000 });
 const app = express();
 const raw = process.env.BENCH_RAW === '1';
 if (!raw) app.use(express.json({ limit: '50mb' }));
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
 
 app.use(async (req, res) => {
   try {

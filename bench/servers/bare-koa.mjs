@@ -7,17 +7,10 @@ import { createServer } from 'node:http';
 import Koa from 'koa';
 import { Pool } from 'undici';
 import { announce } from './announce.mjs';
+import { readBody } from './read-body.mjs';
 
 const pool = new Pool(process.env.STUB, { keepAliveTimeout: 60_000 });
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (chunk) => chunks.push(chunk));
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    req.once('error', reject);
-  });
-}
 
 const app = new Koa();
 app.use(async (ctx) => {
