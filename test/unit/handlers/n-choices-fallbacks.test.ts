@@ -50,12 +50,17 @@ async function ask(gateway: ReturnType<typeof createGateway>, model: string, n: 
   return { status: response.status, body: body as { choices?: unknown[] } };
 }
 
+/** A gateway whose only route has a failing `primary` and the simulator's `fallbackFace` as fallback. */
+function setUp(primary: 'chat' | 'messages', fallbackFace: 'chat' | 'messages') {
+  const failingPrimary = failing(primary);
+  const fallback = counted(createSimulator().upstreams[fallbackFace]);
+  const gateway = createGateway({ auth: { keys: [KEY] }, routes: [{ match: 'vendora-sonnet-4-6', upstream: failingPrimary, fallbacks: [fallback], retries: 0 }] });
+  return { gateway, primary: failingPrimary, fallback };
+}
+
 describe('n > 1 and fallbacks of the other wire format', () => {
   it('a chat primary does not fall back to a messages upstream (it would answer one choice)', async () => {
-    const simulator = createSimulator();
-    const primary = failing('chat');
-    const fallback = counted(simulator.upstreams.messages);
-    const gateway = createGateway({ auth: { keys: [KEY] }, routes: [{ match: 'vendora-sonnet-4-6', upstream: primary, fallbacks: [fallback], retries: 0 }] });
+    const { gateway, primary, fallback } = setUp('chat', 'messages');
     const { status } = await ask(gateway, 'vendora-sonnet-4-6', 2);
     expect(status).toBeGreaterThanOrEqual(500);
     expect(primary.calls).toBe(1);
@@ -67,10 +72,7 @@ describe('n > 1 and fallbacks of the other wire format', () => {
   });
 
   it('a messages primary fans out and does not fall back to a chat upstream', async () => {
-    const simulator = createSimulator();
-    const primary = failing('messages');
-    const fallback = counted(simulator.upstreams.chat);
-    const gateway = createGateway({ auth: { keys: [KEY] }, routes: [{ match: 'vendora-sonnet-4-6', upstream: primary, fallbacks: [fallback], retries: 0 }] });
+    const { gateway, primary, fallback } = setUp('messages', 'chat');
     const { status } = await ask(gateway, 'vendora-sonnet-4-6', 2);
     expect(status).toBeGreaterThanOrEqual(500);
     expect(primary.calls).toBe(2);
@@ -78,10 +80,7 @@ describe('n > 1 and fallbacks of the other wire format', () => {
   });
 
   it('a fallback of the same format still serves n choices', async () => {
-    const simulator = createSimulator();
-    const primary = failing('messages');
-    const fallback = counted(simulator.upstreams.messages);
-    const gateway = createGateway({ auth: { keys: [KEY] }, routes: [{ match: 'vendora-sonnet-4-6', upstream: primary, fallbacks: [fallback], retries: 0 }] });
+    const { gateway, primary, fallback } = setUp('messages', 'messages');
     const { status, body } = await ask(gateway, 'vendora-sonnet-4-6', 2);
     expect(status).toBe(200);
     expect(body.choices).toHaveLength(2);
