@@ -39,6 +39,24 @@ export interface GatewayOptions {
   dropUnsupportedParams?: boolean;
   /** Largest request body accepted, in bytes (413 above). Default 32 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Longest wait for an upstream's answer, in ms, across every retry, retry
+   * wait and fallback of one model call: until a stream's response head, or
+   * until a non-streamed answer's whole body. Past it the client gets a 504
+   * (`timeout_error`) and the upstream request is aborted; a retry whose
+   * wait would end past it is not made (the last answer is relayed instead).
+   * A started stream is bounded by the upstream's idle time-out instead.
+   * 0 disables it. Default 300000 (one first-byte time-out of an upstream).
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Longest time the gateway's own reading of a request body may take, in
+   * ms; a client that sends its body slower gets a 408 and its connection
+   * is closed. Bodies a framework parser read (`express.json()`,
+   * `@koa/bodyparser`) are that parser's business (set the server's
+   * `requestTimeout`). 0 disables it. Default 60000.
+   */
+  bodyTimeoutMs?: number;
   /** Heartbeat after this much upstream silence on a stream, in ms; 0 disables. Default 15000. */
   heartbeatMs?: number;
   /** `max_tokens` sent to messages-format upstreams when a chat request sets none. Default 4096. */

@@ -8,13 +8,13 @@
 import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
-import { readBody } from '../upstreams/read-body.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
 import { isRelayedResponseHeader } from '../upstreams/response-headers.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
 import { forwardHeaders } from '../upstreams/forward-headers.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
+import { type RequestDeadline, startDeadline } from './request-deadline.js';
 
 /** What to send to one target. */
 export interface CallPlan {
@@ -33,19 +33,21 @@ export interface SentCall<P extends CallPlan> {
   attempts: AttemptRecord[];
   /** `performance.now()` when the response head arrived. */
   headAt: number;
+  /** The request's deadline: cleared once the answer is read whole (or its stream started). */
+  deadline: RequestDeadline;
 }
-
-/** Largest non-streamed upstream JSON body read for translation. */
-const MAX_UPSTREAM_JSON_BYTES = 64 * 1024 * 1024;
 
 /**
  * Sends the plan of each target in order until one answers (retries and
- * fallbacks per `sendWithFallback`). `signal` aborts the upstream request.
+ * fallbacks per `sendWithFallback`), all within one deadline of
+ * `timeoutMs` (0 disables it) that the caller clears once it has read the
+ * answer. `signal` (or the deadline) aborts the upstream request.
  */
 export async function sendPlans<P extends CallPlan>(
   ctx: GatewayContext,
   plans: readonly P[],
-  signal: AbortSignal,
+  parentSignal: AbortSignal,
+  timeoutMs: number,
 ): Promise<SentCall<P>> {
   const route = ctx.route;
   if (!route) throw new TypeError('sendPlans needs ctx.route');
@@ -65,12 +67,20 @@ export async function sendPlans<P extends CallPlan>(
     if (callerKey !== undefined) call.callerKey = callerKey;
     return call;
   };
-  const result = await sendWithFallback(
-    plans.map((plan) => plan.target),
-    makeCall,
-    { signal, ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}) },
-  );
-  return { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now() };
+  const deadline = startDeadline(parentSignal, timeoutMs);
+  const signal = deadline.signal;
+  let result;
+  try {
+    result = await sendWithFallback(
+      plans.map((plan) => plan.target),
+      makeCall,
+      { signal, deadlineAt: deadline.at, ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}) },
+    );
+  } catch (error) {
+    deadline.clear();
+    throw error;
+  }
+  return { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now(), deadline };
 }
 
 /** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */
@@ -114,16 +124,6 @@ export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPl
   return new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" refused the gateway's credentials (HTTP ${error.status}); the gateway's upstream key needs fixing.`, {
     status: 502,
   });
-}
-
-/** Reads and parses a whole upstream JSON body (for translation and usage). */
-export async function readUpstreamJson(sent: SentCall<CallPlan>): Promise<unknown> {
-  const { bytes } = await readBody(sent.response.body, MAX_UPSTREAM_JSON_BYTES);
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes));
-  } catch (cause) {
-    throw new GatewayError('UPSTREAM_ERROR', `Upstream "${sent.plan.target.upstream.name}" sent a response that is not valid JSON.`, { cause });
-  }
 }
 
 /** The signal for the upstream request: the client's, unless the route drains streams for accounting. */

@@ -15,6 +15,7 @@ import { createMessagesToChatStream } from '../translate/messages-to-chat-stream
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
+import { requestTimeoutOf } from './request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
 import { createUsageHidingTransform, needsStreamUsage, withStreamUsage } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
@@ -79,7 +80,7 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
   const n = translatedFirst ? checkChoices(body, runtime) : 1;
   if (n > 1) return fanOutChat(ctx, runtime, plans, n);
 
-  const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, body.stream === true));
+  const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
   const plan = sent.plan;
   if (!plan.translated) {
     if (plan.stream && plan.hideUsage) return relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() });

@@ -10,6 +10,7 @@ import type { CountTokensRequest } from '../schemas/index.js';
 import type { GatewayResponse, JsonResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
 import { type CallPlan, sendPlans } from './call-upstream.js';
+import { requestTimeoutOf } from './request-deadline.js';
 import { relayJsonBytes } from './relay-response.js';
 
 /** Upstream statuses meaning "this upstream has no count_tokens endpoint". */
@@ -36,7 +37,7 @@ export async function handleCountTokens(ctx: GatewayContext, runtime: GatewayRun
     if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
     return plan;
   });
-  const sent = await sendPlans(ctx, plans, ctx.request.signal);
+  const sent = await sendPlans(ctx, plans, ctx.request.signal, requestTimeoutOf(runtime.options));
   if (NO_ENDPOINT.has(sent.response.status)) {
     await discardBody(sent.response.body);
     return countLocally(body);

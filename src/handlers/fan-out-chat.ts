@@ -19,12 +19,13 @@ import { createMessagesToChatStream } from '../translate/messages-to-chat-stream
 import type { GatewayResponse, JsonResponse, SseResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
 import { type SentCall, sendPlans, upstreamSignal } from './call-upstream.js';
+import { requestTimeoutOf } from './request-deadline.js';
 import type { ChatPlan } from './chat-completions.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 
 /** Sends `n` calls; if any fails to start, the others are released and the first failure thrown. */
-async function sendAll(ctx: GatewayContext, plans: ChatPlan[], n: number, stream: boolean): Promise<SentCall<ChatPlan>[]> {
-  const settled = await Promise.allSettled(Array.from({ length: n }, () => sendPlans(ctx, plans, upstreamSignal(ctx, stream))));
+async function sendAll(ctx: GatewayContext, plans: ChatPlan[], n: number, stream: boolean, timeoutMs: number): Promise<SentCall<ChatPlan>[]> {
+  const settled = await Promise.allSettled(Array.from({ length: n }, () => sendPlans(ctx, plans, upstreamSignal(ctx, stream), timeoutMs)));
   const failed = settled.find((result) => result.status === 'rejected');
   if (failed) {
     for (const result of settled) if (result.status === 'fulfilled') void discardBody(result.value.response.body);
@@ -129,6 +130,6 @@ async function fanOutStream(ctx: GatewayContext, runtime: GatewayRuntime, sents:
 export async function fanOutChat(ctx: GatewayContext, runtime: GatewayRuntime, plans: ChatPlan[], n: number): Promise<GatewayResponse> {
   const body = ctx.body as ChatCompletionRequest;
   const stream = body.stream === true;
-  const sents = await sendAll(ctx, plans, n, stream);
+  const sents = await sendAll(ctx, plans, n, stream, requestTimeoutOf(runtime.options));
   return stream ? fanOutStream(ctx, runtime, sents, body) : fanOutJson(ctx, runtime, sents, body);
 }

@@ -1,6 +1,6 @@
 /**
- * Turns a sent upstream call into the client's response: JSON relayed as
- * bytes or translated, or an SSE stream relayed or translated; and reports
+ * Turns a sent upstream call into the client's response: JSON (checked
+ * complete) relayed as bytes or translated, or an SSE stream relayed or translated; and reports
  * the call's usage once it is known.
  *
  * @internal
@@ -10,12 +10,11 @@ import type { GatewayRuntime } from '../gateway-runtime.js';
 import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
 import { createSseHeaders } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
+import { isGatewayError } from '../errors.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
-import type { TokenUsage } from '../usage.js';
-import { type CallPlan, readUpstreamJson, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
+import { type CallPlan, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
+import { checkEventStream, type CompleteJson, readCompleteJson } from './check-upstream-answer.js';
 import { reportUsage, usageReporter, wantsUsage } from './report-usage.js';
-
-const UTF8 = new TextDecoder();
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
@@ -24,17 +23,39 @@ function isSuccess(status: number): boolean {
 /** Throws the caller-format error for a failed upstream answer (after reporting it). */
 async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<void> {
   if (isSuccess(sent.response.status)) return;
-  const error = await upstreamFailure(ctx, sent);
+  throw reportFailure(ctx, runtime, sent, await upstreamFailure(ctx, sent));
+}
+
+/** Reports a call that ends in `error` (to `onUsage`) and returns the error, for throwing. */
+function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>, thrown: unknown): unknown {
+  const status = isGatewayError(thrown) ? thrown.status : 502;
   reportUsage(ctx, runtime, {
-    status: error.status, stream: sent.plan.stream, usage: {}, aborted: false, target: sent.plan.target, firstByteAt: sent.headAt,
+    status, stream: sent.plan.stream, usage: {}, aborted: false, target: sent.plan.target, firstByteAt: sent.headAt,
   });
-  throw error;
+  return thrown;
+}
+
+/**
+ * Reads a non-streamed answer whole, checked complete (see
+ * `readCompleteJson`), within the request's deadline; failures, the
+ * upstream's or the answer's, are reported and thrown in the caller's terms.
+ */
+async function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<CompleteJson> {
+  try {
+    await failIfUnsuccessful(ctx, runtime, sent);
+    try {
+      return await readCompleteJson(sent.response, sent.plan.target.upstream.name);
+    } catch (error) {
+      throw reportFailure(ctx, runtime, sent, error);
+    }
+  } finally {
+    sent.deadline.clear();
+  }
 }
 
 /** Parses a whole JSON answer, reports its usage and returns it (for translation). */
 export async function readSuccessJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<unknown> {
-  await failIfUnsuccessful(ctx, runtime, sent);
-  const json = await readUpstreamJson(sent);
+  const { json } = await readCheckedJson(ctx, runtime, sent);
   reportUsage(ctx, runtime, {
     status: 200,
     stream: false,
@@ -51,80 +72,24 @@ export function jsonResponse(sent: SentCall<CallPlan>, body: unknown): JsonRespo
   return { type: 'json', status: 200, headers: relayedHeaders(sent.response), body };
 }
 
-async function* teeForUsage(
-  body: AsyncIterable<Uint8Array>,
-  onDone: (chunks: Uint8Array[], aborted: boolean) => void,
-): AsyncGenerator<Uint8Array, void, undefined> {
-  const chunks: Uint8Array[] = [];
-  let aborted = true;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      yield chunk;
-    }
-    aborted = false;
-  } finally {
-    onDone(chunks, aborted);
-  }
-}
-
 /**
- * Largest relayed JSON answer read whole before it is sent (1 MiB): the
- * writers then send it in one `res.end(buf)` (Koa gets a Buffer instead of a
- * stream pipeline), which costs far less per request than relaying chunks
- * through async iteration. Larger or unannounced bodies are streamed.
+ * Relays a same-format JSON answer as the bytes the upstream sent (no
+ * re-serialisation). The body is read whole and checked complete first, so
+ * the client gets either the whole answer, in one write, or a clean error
+ * (never a 200 with a broken body); the cost is measured in BENCHMARKS.md.
  */
-export const MAX_BUFFERED_JSON_BYTES = 1024 * 1024;
-
-/** The announced length when it is a small enough integer to buffer, else undefined. */
-function bufferableLength(contentLength: string | undefined): number | undefined {
-  if (contentLength === undefined) return undefined;
-  const length = Number(contentLength);
-  return Number.isInteger(length) && length >= 0 && length <= MAX_BUFFERED_JSON_BYTES ? length : undefined;
-}
-
-/** Reads a whole (small) body; one chunk is returned as is, without copying. */
-async function readWhole(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.byteLength;
-  }
-  if (chunks.length === 1) return chunks[0]!;
-  return Buffer.concat(chunks, size);
-}
-
-function usageOf(sent: SentCall<CallPlan>, bytes: Uint8Array): TokenUsage {
-  try {
-    return readUsage(sent.plan.target.upstream.format, JSON.parse(UTF8.decode(bytes)));
-  } catch {
-    // Usage is best-effort: an unparseable body still reaches the client as sent.
-    return {};
-  }
-}
-
-/** Relays a same-format JSON answer as the bytes the upstream sent (no re-serialisation). */
 export async function relayJsonBytes(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<BytesResponse> {
-  await failIfUnsuccessful(ctx, runtime, sent);
+  const { bytes, json } = await readCheckedJson(ctx, runtime, sent);
   const { response, plan } = sent;
   const headers = relayedHeaders(response);
   headers['content-type'] = response.headers['content-type'] ?? 'application/json';
-  const contentLength = response.headers['content-length'];
-  if (contentLength !== undefined) headers['content-length'] = contentLength;
-  const report = (usage: TokenUsage, aborted: boolean) =>
-    reportUsage(ctx, runtime, { status: response.status, stream: false, usage, aborted, target: plan.target, firstByteAt: sent.headAt });
-  if (bufferableLength(contentLength) !== undefined) {
-    const bytes = await readWhole(response.body);
-    headers['content-length'] = String(bytes.byteLength);
-    if (wantsUsage(runtime)) report(usageOf(sent, bytes), false);
-    return { type: 'bytes', status: response.status, headers, body: bytes };
-  }
-  let body: AsyncIterable<Uint8Array> = response.body;
+  headers['content-length'] = String(bytes.byteLength);
   if (wantsUsage(runtime)) {
-    body = teeForUsage(response.body, (chunks, aborted) => report(usageOf(sent, Buffer.concat(chunks)), aborted));
+    reportUsage(ctx, runtime, {
+      status: response.status, stream: false, usage: readUsage(plan.target.upstream.format, json), aborted: false, target: plan.target, firstByteAt: sent.headAt,
+    });
   }
-  return { type: 'bytes', status: response.status, headers, body };
+  return { type: 'bytes', status: response.status, headers, body: bytes };
 }
 
 /**
@@ -137,7 +102,17 @@ export async function relayStream(
   sent: SentCall<CallPlan>,
   options: { format: WireFormat; transform?: StreamTransform },
 ): Promise<SseResponse> {
-  await failIfUnsuccessful(ctx, runtime, sent);
+  try {
+    await failIfUnsuccessful(ctx, runtime, sent);
+    try {
+      await checkEventStream(sent.response, sent.plan.target.upstream.name);
+    } catch (error) {
+      throw reportFailure(ctx, runtime, sent, error);
+    }
+  } finally {
+    // The deadline covers the wait for a stream's head; the stream itself is bounded by the upstream's idle time-out.
+    sent.deadline.clear();
+  }
   const { response, plan } = sent;
   const { target } = plan;
   const upstreamFormat = target.upstream.format;

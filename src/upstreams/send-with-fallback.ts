@@ -26,6 +26,13 @@ export interface SendWithFallbackOptions {
   maxRetryAfterMs?: number;
   /** Stops everything (retries, waits) when aborted. */
   signal: AbortSignal;
+  /**
+   * `performance.now()` of the request's deadline (its `signal` aborts
+   * then). A retry whose wait would end past it is not made: the last
+   * answer (or error) is returned at once instead of a time-out later.
+   * Default: none.
+   */
+  deadlineAt?: number;
   /** Called after every attempt (logs, metrics). */
   onAttempt?: (attempt: AttemptRecord) => void;
 }
@@ -101,7 +108,7 @@ type Outcome = { response: UpstreamResponse; target: RouteTarget } | { error: Ga
  * non-retryable answer (2xx, 4xx other than 429) is returned at once. Failed
  * responses are discarded before the next attempt so their sockets are
  * released. After the last attempt its response is returned, or its error
- * thrown.
+ * thrown; so are they when the next attempt's wait would pass `deadlineAt`.
  *
  * @throws GatewayError the last attempt's error, a non-retryable one, or the
  *   cancellation when `signal` aborts.
@@ -116,6 +123,7 @@ export async function sendWithFallback(
   const backoffMs = options.backoffMs ?? 500;
   const maxBackoffMs = options.maxBackoffMs ?? 8_000;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
+  const { deadlineAt } = options;
   const attempts: AttemptRecord[] = [];
   if (targets.length === 0) throw new TypeError('sendWithFallback needs at least one target');
   let last: Outcome | undefined;
@@ -126,7 +134,7 @@ export async function sendWithFallback(
     options.onAttempt?.(attempt);
   };
 
-  for (const [targetIndex, target] of targets.entries()) {
+  tries: for (const [targetIndex, target] of targets.entries()) {
     for (let retry = 0; retry <= retries; retry++) {
       if (signal.aborted) throw cancelled(signal);
       const started = performance.now();
@@ -150,11 +158,11 @@ export async function sendWithFallback(
       }
       const isFinal = targetIndex === targets.length - 1 && retry >= retries;
       if (isFinal) break;
+      const delay = retry < retries ? (wait ?? Math.min(maxBackoffMs, backoffMs * 2 ** retry) * (1 - Math.random() * 0.25)) : 0;
+      // Waiting into the deadline would only turn this answer into a time-out.
+      if (deadlineAt !== undefined && performance.now() + delay >= deadlineAt) break tries;
       if ('response' in last) await discardBody(last.response.body);
-      if (retry < retries) {
-        const backoff = Math.min(maxBackoffMs, backoffMs * 2 ** retry) * (1 - Math.random() * 0.25);
-        await sleep(wait ?? backoff, signal);
-      }
+      if (delay > 0) await sleep(delay, signal);
     }
   }
   if (last === undefined) throw cancelled(signal);

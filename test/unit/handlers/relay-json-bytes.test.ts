@@ -1,13 +1,13 @@
 /**
- * Relayed (same-format) JSON answers: small bodies with a content-length
- * are read whole and returned as one `Uint8Array`; large or unannounced
- * ones stay streamed. Either way the client gets the upstream's exact bytes
- * and `onUsage` gets one record with the body's usage.
+ * Relayed (same-format) JSON answers are read whole and checked complete
+ * before anything is sent: the client gets the upstream's exact bytes as one
+ * `Uint8Array` (announced or not) and `onUsage` one record with the body's
+ * usage, or, for an answer that is not one whole JSON object, a clean 502.
  */
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
 import { createGateway } from '../../../src/gateway.js';
-import { MAX_BUFFERED_JSON_BYTES } from '../../../src/handlers/relay-response.js';
+import { readCompleteJson } from '../../../src/handlers/check-upstream-answer.js';
 import type { BytesResponse, GatewayResponse } from '../../../src/types.js';
 import type { Upstream, UpstreamCall } from '../../../src/upstreams/upstream.js';
 import type { UsageRecord } from '../../../src/usage.js';
@@ -83,26 +83,80 @@ describe('relayed JSON answers', () => {
     expect(usage[0]?.outputTokens).toBe(3);
   });
 
-  it('a body without content-length stays streamed, same bytes and usage', async () => {
+  it('a body without content-length (chunked) is read whole too, same bytes and usage', async () => {
     const text = answerText();
     const usage: UsageRecord[] = [];
     const response = await call(fakeUpstream(text, { announce: false, chunks: 3 }), usage);
     const body = (response as BytesResponse).body;
-    expect(body).not.toBeInstanceOf(Uint8Array);
-    expect(response.headers['content-length']).toBeUndefined();
-    expect(usage).toHaveLength(0);
+    expect(body).toBeInstanceOf(Uint8Array);
+    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(text)));
     expect((await collect(body)).toString('utf8')).toBe(text);
     expect(usage).toHaveLength(1);
     expect(usage[0]?.inputTokens).toBe(7);
   });
 
-  it('a body announced over the limit stays streamed', async () => {
-    const text = answerText(MAX_BUFFERED_JSON_BYTES);
+  it('a body larger than 1 MiB comes back whole with its exact bytes', async () => {
+    const text = answerText(2 * 1024 * 1024);
     const response = await call(fakeUpstream(text, { announce: true, chunks: 4 }), []);
     const body = (response as BytesResponse).body;
-    expect(body).not.toBeInstanceOf(Uint8Array);
-    expect(response.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(response.status).toBe(200);
     expect((await collect(body)).equals(Buffer.from(text))).toBe(true);
+  });
+
+  it.each([
+    ['an HTML page', 'text/html', '<!doctype html><title>Bad gateway</title>', /content type text\/html instead of JSON/],
+    ['JSON cut short', 'application/json', answerText().slice(0, 60), /incomplete or invalid JSON/],
+    ['an empty body', 'application/json', '', /incomplete or invalid JSON/],
+    ['a JSON array', 'application/json', '[1,2]', /not an object/],
+  ])('a 200 with %s becomes a 502 in the caller\'s format, reported to onUsage', async (_name, contentType, text, message) => {
+    const usage: UsageRecord[] = [];
+    const upstream: Upstream = {
+      name: 'broken',
+      format: 'chat',
+      async send() {
+        async function* body() {
+          if (text !== '') yield Buffer.from(text);
+        }
+        return { status: 200, headers: { 'content-type': contentType }, body: body() };
+      },
+    };
+    const response = await call(upstream, usage);
+    expect(response.type).toBe('json');
+    expect(response.status).toBe(502);
+    const error = (response.body as { error: { message: string; type: string } }).error;
+    expect(error.type).toBe('server_error');
+    expect(error.message).toMatch(message);
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ status: 502, stream: false });
+  });
+
+  it('a body shorter than its content-length is a 502', async () => {
+    const text = answerText();
+    const upstream: Upstream = {
+      name: 'short',
+      format: 'chat',
+      async send() {
+        async function* body() {
+          yield Buffer.from(text);
+        }
+        return { status: 200, headers: { 'content-type': 'application/json', 'content-length': String(text.length + 10) }, body: body() };
+      },
+    };
+    const response = await call(upstream, []);
+    expect(response.status).toBe(502);
+    expect(JSON.stringify(response.body)).toContain(`sent ${text.length} of the ${text.length + 10} bytes`);
+  });
+
+  it('a body over the read limit is a 502 and its reading stops there', async () => {
+    let yielded = 0;
+    async function* body() {
+      for (let index = 0; index < 100; index++) {
+        yielded++;
+        yield Buffer.alloc(1024, 0x20);
+      }
+    }
+    await expect(readCompleteJson({ status: 200, headers: {}, body: body() }, 'big', 4096)).rejects.toThrow(/larger than this gateway's 4096-byte limit/);
+    expect(yielded).toBe(5);
   });
 
   it('an announced body the upstream cuts becomes a clean 502 (nothing was sent to the client yet)', async () => {
