@@ -80,7 +80,7 @@ export function keepRawBody(req: IncomingMessage, _res: ServerResponse, buf: Buf
  */
 export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGateway {
   const gateway = toGateway(gatewayOrOptions);
-  const limit = gateway.options.maxBodyBytes;
+  const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
 
   async function contextOf(req: Request, res: Response, url?: string): Promise<GatewayContext> {
     const existing = res.locals.modelgate as GatewayContext | undefined;
@@ -91,6 +91,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
       parsedBody: req.body,
       ...(withRaw.rawBody !== undefined ? { rawBody: withRaw.rawBody } : {}),
       ...(limit !== undefined ? { limit } : {}),
+      ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
     });
     const ctx = gateway.begin(request);
     res.locals.modelgate = ctx;

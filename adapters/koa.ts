@@ -69,7 +69,7 @@ function respond(ctx: Context, response: GatewayResponse): void {
  */
 export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
   const gateway = toGateway(gatewayOrOptions);
-  const limit = gateway.options.maxBodyBytes;
+  const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
 
   async function contextOf(ctx: Context, url?: string): Promise<GatewayContext> {
     const existing = ctx.state.modelgate as GatewayContext | undefined;
@@ -80,6 +80,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
       parsedBody: koaRequest.body,
       ...(koaRequest.rawBody !== undefined ? { rawBody: koaRequest.rawBody } : {}),
       ...(limit !== undefined ? { limit } : {}),
+      ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
     });
     const gctx = gateway.begin(request);
     ctx.state.modelgate = gctx;

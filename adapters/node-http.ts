@@ -34,20 +34,21 @@ export function toGateway(value: GatewayOrOptions): Gateway {
 export function createNodeHandler(gatewayOrOptions: GatewayOrOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const gateway = toGateway(gatewayOrOptions);
   const limit = gateway.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const { bodyTimeoutMs } = gateway.options;
   return (req, res) => {
-    void handleNodeRequest(gateway, req, res, { limit }).then((response) => writeGatewayResponse(res, response));
+    void handleNodeRequest(gateway, req, res, { limit, ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}) }).then((response) => writeGatewayResponse(res, response));
   };
 }
 
 /**
  * Runs the whole gateway for a Node request and returns the response to
- * write. Body read failures (413) come back as error responses. Never rejects.
+ * write. Body read failures (413, 408) come back as error responses. Never rejects.
  */
 export async function handleNodeRequest(
   gateway: Gateway,
   req: IncomingMessage,
   res: ServerResponse,
-  options: { url?: string; parsedBody?: unknown; rawBody?: string | Uint8Array; limit?: number } = {},
+  options: { url?: string; parsedBody?: unknown; rawBody?: string | Uint8Array; limit?: number; bodyTimeoutMs?: number } = {},
 ): Promise<GatewayResponse> {
   let request: GatewayRequest;
   try {

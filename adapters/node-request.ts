@@ -4,15 +4,22 @@
  * that fires when the client leaves. Shared by every adapter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
+import { bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import type { GatewayRequest } from '../src/types.js';
 
 /**
- * Reads a request body up to `limit` bytes. Rejects with a 413
- * `GatewayError` as soon as the limit is passed (or announced by
- * `content-length`), without buffering the rest.
+ * Reads a request body up to `limit` bytes within `timeoutMs` (default
+ * 60000; 0 disables). Rejects with a 413 `GatewayError` as soon as the
+ * limit is passed (or announced by `content-length`), without buffering the
+ * rest, and with a 408 (whose response closes the connection) when the body
+ * has not fully arrived in time: a client trickling its body is cut rather
+ * than held forever.
  */
-export function readRawBody(req: IncomingMessage, limit: number = DEFAULT_MAX_BODY_BYTES): Promise<Uint8Array> {
+export function readRawBody(
+  req: IncomingMessage,
+  limit: number = DEFAULT_MAX_BODY_BYTES,
+  timeoutMs: number = DEFAULT_BODY_TIMEOUT_MS,
+): Promise<Uint8Array> {
   const announced = Number(req.headers['content-length']);
   if (Number.isFinite(announced) && announced > limit) {
     req.resume();
@@ -21,19 +28,38 @@ export function readRawBody(req: IncomingMessage, limit: number = DEFAULT_MAX_BO
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = (): void => {
+      clearTimeout(timer);
+      req.off('data', onData);
+    };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
       if (size > limit) {
-        req.off('data', onData);
+        stop();
         req.resume();
         reject(tooLargeError(limit));
         return;
       }
       chunks.push(chunk);
     };
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+      timer = setTimeout(() => {
+        stop();
+        // Not resumed: the 408's `connection: close` ends the exchange instead of reading on.
+        req.pause();
+        reject(bodyTimeoutError(timeoutMs));
+      }, timeoutMs);
+    }
     req.on('data', onData);
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.once('error', reject);
+    req.once('end', () => {
+      clearTimeout(timer);
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    req.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
   });
 }
 
@@ -51,13 +77,14 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Builds the core's request, reading the body when a framework has not:
  * bytes a framework kept (`rawBody`) win, then a body parser's result when
- * the stream was consumed, else the raw bytes are read here (up to `limit`).
- * Rejects with a 413 `GatewayError` over the limit.
+ * the stream was consumed, else the raw bytes are read here (up to `limit`,
+ * within `bodyTimeoutMs`). Rejects with a 413 `GatewayError` over the
+ * limit, a 408 past the time-out.
  */
 export async function readGatewayRequest(
   req: IncomingMessage,
   res: ServerResponse,
-  options: { url?: string; parsedBody?: unknown; rawBody?: string | Uint8Array; limit?: number } = {},
+  options: { url?: string; parsedBody?: unknown; rawBody?: string | Uint8Array; limit?: number; bodyTimeoutMs?: number } = {},
 ): Promise<GatewayRequest> {
   const base = { ...(options.url !== undefined ? { url: options.url } : {}) };
   if (!BODY_METHODS.has(req.method ?? 'GET')) return toGatewayRequest(req, res, base);
@@ -73,7 +100,7 @@ export async function readGatewayRequest(
     if (Number.isFinite(announced) && announced > limit) throw tooLargeError(limit);
     return toGatewayRequest(req, res, { ...base, body: options.parsedBody });
   }
-  const rawBody = await readRawBody(req, options.limit);
+  const rawBody = await readRawBody(req, options.limit, options.bodyTimeoutMs);
   return toGatewayRequest(req, res, { ...base, rawBody });
 }
 

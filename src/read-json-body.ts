@@ -21,6 +21,17 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+/** Default of `GatewayOptions.bodyTimeoutMs`: 60 s to receive a whole request body. */
+export const DEFAULT_BODY_TIMEOUT_MS = 60_000;
+
+/** The 408 for a body that did not arrive in time; the connection is closed after it (the rest of the body is not read). */
+export function bodyTimeoutError(timeoutMs: number): GatewayError {
+  return new GatewayError('REQUEST_TIMEOUT', `Request body did not arrive within this gateway's ${timeoutMs} ms; send it at once, without pauses.`, {
+    chatCode: 'request_timeout',
+    headers: { connection: 'close' },
+  });
+}
+
 export function tooLargeError(limit: number): GatewayError {
   return new GatewayError('REQUEST_TOO_LARGE', `Request body is larger than the ${limit}-byte limit of this gateway.`);
 }
