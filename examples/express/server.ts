@@ -13,6 +13,7 @@ import { expressGateway } from 'modelgate/express';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { formatStartup } from '../shared/print-startup.js';
+import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
 const app = express();
@@ -36,6 +37,7 @@ app.use(gateway);
 const server = app.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: config.notes }));
+  console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts] }));
 });
+const timeouts = applyServerTimeouts(server);
 handleShutdown(server, gateway.gateway);

@@ -12,6 +12,7 @@ import { koaGateway } from 'modelgate/koa';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { formatStartup } from '../shared/print-startup.js';
+import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
 const app = new Koa();
@@ -43,6 +44,7 @@ app.use(gateway);
 const server = app.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  console.log(formatStartup({ app: 'Koa example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: config.notes }));
+  console.log(formatStartup({ app: 'Koa example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts] }));
 });
+const timeouts = applyServerTimeouts(server);
 handleShutdown(server, gateway.gateway);

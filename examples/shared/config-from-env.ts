@@ -25,6 +25,7 @@ import {
   upstreamFileStore,
 } from 'modelgate';
 import { createSimulator } from 'modelgate/testing';
+import { redactURL } from './print-startup.js';
 
 /** Base URL of the chat upstream when only `OPENAI_API_KEY` is set (the official client's default). */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -110,7 +111,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   let messages: Upstream;
   if (vendor) {
     messages = messagesUpstream({ ...vendor, name: 'anthropic' });
-    notes.push(`The twelve vendora-* models → ${vendor.baseURL} (messages format; chat completions are translated). Files → the same upstream.`);
+    notes.push(`The twelve vendora-* models → ${redactURL(vendor.baseURL)} (messages format; chat completions are translated). Files → the same upstream.`);
   } else {
     messages = simulated().upstreams.messages;
     notes.push('ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY not set: the twelve vendora-* models and /v1/files are served by a simulator.');
@@ -118,7 +119,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   let chatUpstream: Upstream;
   if (chat) {
     chatUpstream = openAICompatible({ ...chat, name: 'openai' });
-    notes.push(`Every other model → ${chat.baseURL} (chat-completions format).`);
+    notes.push(`Every other model → ${redactURL(chat.baseURL)} (chat-completions format).`);
   } else {
     chatUpstream = simulated().upstreams.chat;
     notes.push('OPENAI_BASE_URL / OPENAI_API_KEY not set: every other model is served by a simulator.');

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { configFromEnv, DEFAULT_ANTHROPIC_BASE_URL } from '../../examples/shared/config-from-env.js';
-import { curlLines, shellQuote } from '../../examples/shared/print-startup.js';
+import { curlLines, formatStartup, redactURL, shellQuote } from '../../examples/shared/print-startup.js';
 
 describe('configFromEnv', () => {
   it('defaults: port 8787 on 127.0.0.1, one generated dev key, no routes (embedded simulator)', () => {
@@ -57,5 +57,24 @@ describe('startup banner helpers', () => {
   it('shell-quotes values with single quotes', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
     expect(curlLines('http://h:1', "k'1")[0]).toContain(`'Authorization: Bearer k'\\''1'`);
+  });
+
+  it('reads the key from $MODELGATE_KEY when it is not to be printed', () => {
+    expect(curlLines('http://h:1', undefined)[0]).toContain('-H "Authorization: Bearer $MODELGATE_KEY"');
+    expect(curlLines('http://h:1', undefined)[2]).toContain('-H "x-api-key: $MODELGATE_KEY"');
+  });
+
+  it('prints a configured key nowhere in the banner, a generated one everywhere it is needed', () => {
+    const hidden = formatStartup({ app: 'A', url: 'http://h:1', key: 'sk-operator-key', generatedKey: false, notes: [] });
+    expect(hidden).not.toContain('sk-operator-key');
+    expect(hidden).toContain('OPENAI_API_KEY="$MODELGATE_KEY"');
+    const shown = formatStartup({ app: 'A', url: 'http://h:1', key: 'sk-dev-abc', generatedKey: true, notes: [] });
+    expect(shown.split('sk-dev-abc').length - 1).toBe(7);
+  });
+
+  it('redacts URL userinfo and query values for log lines', () => {
+    expect(redactURL('https://user:pw@api.example.com/v1?api-key=s3cret&x=1')).toBe('https://api.example.com/v1?api-key=***&x=***');
+    expect(redactURL('https://api.example.com/v1')).toBe('https://api.example.com/v1');
+    expect(redactURL('not a url')).toBe('(invalid URL)');
   });
 });

@@ -20,7 +20,8 @@ const tsx = `${root}node_modules/.bin/tsx`;
 interface RunningExample {
   child: ChildProcess;
   url: string;
-  key: string;
+  /** The printed key (only a generated one is printed). */
+  key: string | undefined;
   curls: string[];
   output: () => string;
 }
@@ -48,8 +49,8 @@ async function startExample(app: 'express' | 'koa', env: Record<string, string> 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const url = /listening on (http:\/\/\S+)/.exec(text)?.[1];
-  const key = /API key: (\S+)/.exec(text)?.[1];
-  if (!url || !key) throw new Error(`no URL or key in:\n${text}`);
+  const key = /API key: (sk-\S+)/.exec(text)?.[1];
+  if (!url || !/API key: /.test(text)) throw new Error(`no URL or key line in:\n${text}`);
   const curls = text.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('curl '));
   return { child, url, key, curls, output: () => text };
 }
@@ -78,6 +79,10 @@ describe.each(['express', 'koa'] as const)('examples/%s/server.ts with no upstre
     expect(example.curls).toHaveLength(4);
   });
 
+  it('sets and prints time-outs for slow clients', () => {
+    expect(example.output()).toContain('request head within 15 s (headersTimeout), whole request within 60 s (requestTimeout)');
+  });
+
   it('the printed curl lines work verbatim', async () => {
     const [models, chat, messages, streamed] = await Promise.all(example.curls.map((line) => run('sh', ['-c', line])));
     expect((JSON.parse(models!.stdout) as { data: unknown[] }).data).toHaveLength(12);
@@ -88,9 +93,9 @@ describe.each(['express', 'koa'] as const)('examples/%s/server.ts with no upstre
   });
 
   it('serves the official clients with the printed URL and key, and the app routes', async () => {
-    const completion = await openAIClient(example.url, example.key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
+    const completion = await openAIClient(example.url, example.key!).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
     expect(completion.choices[0]?.finish_reason).toBe('stop');
-    const message = await anthropicClient(example.url, example.key).messages.create({ model: 'vendora-opus-4-8', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    const message = await anthropicClient(example.url, example.key!).messages.create({ model: 'vendora-opus-4-8', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
     expect(message.stop_reason).toBe('end_turn');
     expect(await (await fetch(`${example.url}/health`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${example.url}/`)).text()).toContain('mounted at <code>/v1</code>');
@@ -122,7 +127,7 @@ describe('examples with OPENAI_BASE_URL set and no ANTHROPIC_* (one real upstrea
     await once(upstream, 'listening');
     const { port } = upstream.address() as AddressInfo;
     example = await startExample('express', {
-      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1?api-key=sk-query-secret`,
       OPENAI_API_KEY: 'sk-upstream-secret',
       MODELGATE_API_KEYS: 'sk-mine-1, sk-mine-2',
     });
@@ -132,10 +137,19 @@ describe('examples with OPENAI_BASE_URL set and no ANTHROPIC_* (one real upstrea
     upstream.close();
   });
 
-  it('uses the configured keys and says which family is simulated', () => {
-    expect(example.key).toBe('sk-mine-1');
-    expect(example.output()).not.toContain('generated for this run');
-    expect(example.output()).toContain('ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY not set');
+  it('never prints the configured keys or URL secrets, and says which family is simulated', () => {
+    const output = example.output();
+    expect(example.key).toBeUndefined();
+    for (const secret of ['sk-mine-1', 'sk-mine-2', 'sk-upstream-secret', 'sk-query-secret']) expect(output).not.toContain(secret);
+    expect(output).toContain('API key: one of MODELGATE_API_KEYS (not printed');
+    expect(output).toContain('/v1?api-key=***');
+    expect(output).not.toContain('generated for this run');
+    expect(output).toContain('ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY not set');
+  });
+
+  it('its printed curl lines work with the key in $MODELGATE_KEY', async () => {
+    const { stdout } = await run('sh', ['-c', example.curls[0]!], { env: { ...process.env, MODELGATE_KEY: 'sk-mine-2' } });
+    expect((JSON.parse(stdout) as { data: unknown[] }).data).toHaveLength(12);
   });
 
   it('sends other models to the configured upstream with its own key; the vendor models to the simulator', async () => {
