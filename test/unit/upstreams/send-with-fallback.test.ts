@@ -113,6 +113,29 @@ describe('sendWithFallback', () => {
     expect(performance.now() - started).toBeLessThan(500);
   });
 
+  it('does not start a retry whose wait would end past deadlineAt: the last answer comes back readable, at once', async () => {
+    const a = await target('a', [status(429, { 'retry-after': '2' }), ok]);
+    const started = performance.now();
+    const result = await sendWithFallback([a], makeCall, options({ deadlineAt: performance.now() + 1000 }));
+    expect(result.response.status).toBe(429);
+    expect(a.stub.requests).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(JSON.parse(new TextDecoder().decode((await readBody(result.response.body)).bytes))).toMatchObject({ type: 'error' });
+  });
+
+  it('still waits and retries when the wait ends before deadlineAt', async () => {
+    const a = await target('a', [status(503), ok]);
+    const result = await sendWithFallback([a], makeCall, options({ deadlineAt: performance.now() + 5000 }));
+    expect(result.response.status).toBe(200);
+    expect(a.stub.requests).toHaveLength(2);
+  });
+
+  it('throws the last error when a retry would pass deadlineAt', async () => {
+    const a = await target('a', [{ kind: 'reset' }, ok]);
+    await expect(sendWithFallback([a], makeCall, options({ backoffMs: 2000, deadlineAt: performance.now() + 1000 }))).rejects.toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+    expect(a.stub.requests).toHaveLength(1);
+  });
+
   it('moves to the next target without retrying when the upstream says x-should-retry: false', async () => {
     const a = await target('a', [status(503, { 'x-should-retry': 'false' }), ok]);
     const b = await target('b', [ok]);
