@@ -26,11 +26,11 @@ async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, 
   throw reportFailure(ctx, runtime, sent, await upstreamFailure(ctx, sent));
 }
 
-/** Reports a call that ends in `error` (to `onUsage`) and returns the error, for throwing. */
+/** Reports a call that ends in `thrown` (to `onUsage`; `aborted` when the client left) and returns it, for throwing. */
 function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>, thrown: unknown): unknown {
   const status = isGatewayError(thrown) ? thrown.status : 502;
   reportUsage(ctx, runtime, {
-    status, stream: sent.plan.stream, usage: {}, aborted: false, target: sent.plan.target, firstByteAt: sent.headAt,
+    status, stream: sent.plan.stream, usage: {}, aborted: ctx.request.signal.aborted, target: sent.plan.target, firstByteAt: sent.headAt,
   });
   return thrown;
 }

@@ -6,7 +6,7 @@
  * gateway's upstream key, the caller's key) appears anywhere in the answer,
  * and that the next request on the same path is served.
  *
- * Time-outs are scaled down to T = 2 s with the ratios of the defaults
+ * Time-outs are scaled down to T = 3 s with the ratios of the defaults
  * (first byte = idle = request deadline; one retry, default backoff), so
  * the README's fault table holds here with T in place of 300 s.
  */
@@ -18,7 +18,7 @@ import { type Fault, FAULTS, startFaultStub } from '../helpers/fault-stub.js';
 import { type Mount, type StartedApp, startApp } from '../helpers/start-app.js';
 import type { StubUpstream } from '../helpers/stub-upstream.js';
 
-const T = 2_000;
+const T = 3_000;
 const UPSTREAM_SECRET = 'sk-upstream-SECRET-7f3a9c';
 const CALLER_KEY = 'sk-caller-SECRET-0b12de';
 const MOUNTS: readonly Mount[] = ['express5', 'koa3', 'node'];
@@ -37,7 +37,7 @@ interface Expected {
   status: number;
   /** The error arrives in-band, after a 200 stream head. */
   inStream: boolean;
-  /** Takes about T (a time-out), else well under T. */
+  /** Takes about T (a time-out), else under T (typically 0.1–1.1 s: a backoff, a 1 s retry-after). */
   timed: boolean;
   retryAfter?: string;
 }
@@ -199,7 +199,7 @@ describe.each(MOUNTS)('fault matrix behind %s', (mount) => {
         if (want.timed) {
           expect(answer.elapsedMs, label).toBeGreaterThanOrEqual(T * 0.9);
           expect(answer.elapsedMs, label).toBeLessThan(T * 4);
-        } else expect(answer.elapsedMs, label).toBeLessThan(T * 0.9);
+        } else expect(answer.elapsedMs, label).toBeLessThan(T);
         expectNoSecret(answer);
         const next = await call(app, path, 'good', stream);
         expectServed(next, path.client, stream);
