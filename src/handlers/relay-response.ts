@@ -14,6 +14,7 @@ import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFor
 import type { TokenUsage } from '../usage.js';
 import { type CallPlan, readUpstreamJson, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { reportUsage, usageReporter, wantsUsage } from './report-usage.js';
+import { requestRedactor } from '../redact/gateway-redactor.js';
 
 const UTF8 = new TextDecoder();
 
@@ -24,7 +25,7 @@ function isSuccess(status: number): boolean {
 /** Throws the caller-format error for a failed upstream answer (after reporting it). */
 async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<void> {
   if (isSuccess(sent.response.status)) return;
-  const error = await upstreamFailure(ctx, sent);
+  const error = await upstreamFailure(ctx, sent, runtime.redactor);
   reportUsage(ctx, runtime, {
     status: error.status, stream: sent.plan.stream, usage: {}, aborted: false, target: sent.plan.target, firstByteAt: sent.headAt,
   });
@@ -153,6 +154,7 @@ export async function relayStream(
     signal: ctx.request.signal,
     onClientAbort: ctx.route?.onClientAbort ?? 'abort',
     upstreamName: target.upstream.name,
+    redactor: requestRedactor(runtime.redactor, ctx),
     ...(options.transform ? { transform: options.transform } : {}),
     ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
     ...(report && observer
