@@ -1,5 +1,5 @@
-import { createRedactor } from '../../../src/redact/redactor.js';
 import { describe, expect, it } from 'vitest';
+import { createRedactor } from '../../../src/redact/redactor.js';
 import { renderError } from '../../../src/render-error.js';
 import { readUpstreamError } from '../../../src/upstreams/read-upstream-error.js';
 import type { UpstreamResponse } from '../../../src/upstreams/upstream.js';
