@@ -123,8 +123,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   }
 
   private flushOutput(): void {
-    const out = this.output.take();
-    if (out !== undefined) this.queue.push(out);
+    this.output.takeInto(this.queue);
   }
 
   private notify(event: SseEvent | undefined): void {
