@@ -9,7 +9,7 @@ export const PROFILES = {
     load: { connections: 32, warmAmount: 1500, warmMaxSeconds: 0.7, seconds: 1 },
     stream: { connections: 8, warmSeconds: 0.2, seconds: 1 },
     slow: { total: 1000, firstWave: 1000, events: 30 },
-    readers: { readers: 200, stalled: 20, readBytes: 4096, readEveryMs: 100, settleMs: 1500, sampleMs: 1000 },
+    readers: { readers: 200, stalled: 20, readBytes: 4096, readEveryMs: 100, settleMs: 2500, sampleMs: 1000 },
     skip: ['stream-50-translated', 'bare-express:slow-streams', 'modelgate-express:slow-streams',
       'bare-express:slow-readers', 'modelgate-express:slow-readers', 'bare-koa:slow-readers', 'modelgate-koa:slow-readers', 'modelgate-express-raw:chat', 'modelgate-express-raw:chat-large', 'modelgate-express-keepraw:chat', 'modelgate-express-keepraw:chat-large', 'bare-express-raw:chat'],
   },

@@ -89,7 +89,7 @@ export function checkTargets(rows) {
     const readers = find(rows, 'slow-readers', mg);
     if (!readers && mg !== 'modelgate-node') continue;
     out.push(check(`issue 12: ${mg} memory per slow-reading stream vs ${bare}`, readers?.memXBare, 1.2, '<='));
-    out.push(check(`issue 12: ${mg} upstreams of never-reading clients held back (share not writing during the window)`, readers ? readers.heldBack / readers.stalled : null, 1, '>='));
+    out.push(check(`issue 12: ${mg} upstreams of never-reading clients held back (share writing ≤ 256 KB during the window)`, readers ? readers.heldBack / readers.stalled : null, 1, '>='));
   }
   return out;
 }
@@ -126,9 +126,9 @@ export function formatReport(rows, targets) {
       ));
     } else if (scenario.type === 'readers') {
       parts.push(table(
-        ['target', 'streams', 'open', 'KB per stream', 'peak RSS MB', 'mem × bare', 'reader KB/s', 'unread upstreams held back', 'unread max KB written', 'read median KB written', 'failed'],
-        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', '']
-          : [label(r), `${r.readers}+${r.stalled}`, r.ok, f(r.memPerStreamKB, 1), f(r.peakRssMB), x(r.memXBare), f(r.readerKBps, 1), `${r.heldBack} of ${r.unreadUpstreams}`, f(r.heldBackMaxKB), f(r.readMedianKB), r.failed]),
+        ['target', 'streams', 'open', 'KB per stream', 'peak RSS MB', 'mem × bare', 'reader KB/s', 'unread upstreams held back', 'unread max KB written', 'unread max KB growth in window', 'read median KB written', 'failed'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', '', '']
+          : [label(r), `${r.readers}+${r.stalled}`, r.ok, f(r.memPerStreamKB, 1), f(r.peakRssMB), x(r.memXBare), f(r.readerKBps, 1), `${r.heldBack} of ${r.unreadUpstreams}`, f(r.heldBackMaxKB), f(r.unreadMaxGrowthKB), f(r.readMedianKB), r.failed]),
       ));
     } else {
       parts.push(table(

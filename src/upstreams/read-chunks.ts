@@ -4,10 +4,8 @@
  * everything buffered into one new buffer: for a stream read slower than
  * it arrives (a slow client holding back its upstream) that is a fresh
  * copy of up to `highWaterMark` bytes per read, garbage that a bare
- * `pipeline` never makes. Here the stream flows and its `data` chunks are
- * queued as they are (no copy); like `pipeline`, it is paused while the
- * queue holds `QUEUE_BYTES` or more, and resumed once the reader took
- * enough (so a fast reader costs no pause/resume per chunk).
+ * `pipeline` never makes. Here the stream is resumed for one `data` event
+ * at a time and paused again, so nothing is copied.
  *
  * @internal
  */
@@ -15,13 +13,9 @@ import type { Readable } from 'node:stream';
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
-/** Bytes queued before the stream is paused (its own buffer holds up to its `highWaterMark` more). */
-const QUEUE_BYTES = 16 * 1024;
-
 /** Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream. */
 export function readChunks(readable: Readable, mapError: (error: unknown) => Error): AsyncIterator<Uint8Array, undefined> {
   const queue: Uint8Array[] = [];
-  let queued = 0;
   let ended = false;
   let failure: unknown;
   let waiter: { resolve: (result: IteratorResult<Uint8Array, undefined>) => void; reject: (error: unknown) => void } | undefined;
@@ -29,7 +23,7 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
   const wake = (): void => {
     const current = waiter;
     if (current === undefined) return;
-    const chunk = shift();
+    const chunk = queue.shift();
     if (chunk !== undefined) {
       waiter = undefined;
       current.resolve({ done: false, value: chunk });
@@ -48,18 +42,9 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
     readable.off('close', onClose);
   };
   const onData = (chunk: Uint8Array): void => {
+    readable.pause();
     queue.push(chunk);
-    queued += chunk.byteLength;
-    if (queued >= QUEUE_BYTES) readable.pause();
     wake();
-  };
-  /** The next queued chunk, resuming the stream once the queue is short again. */
-  const shift = (): Uint8Array | undefined => {
-    const chunk = queue.shift();
-    if (chunk === undefined) return undefined;
-    queued -= chunk.byteLength;
-    if (queued < QUEUE_BYTES && readable.isPaused() && !ended && failure === undefined) readable.resume();
-    return chunk;
   };
   const onEnd = (): void => {
     ended = true;
@@ -81,22 +66,22 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
   readable.on('end', onEnd);
   readable.on('error', onError);
   readable.on('close', onClose);
+  readable.pause();
 
   return {
     next() {
-      const chunk = shift();
-      if (chunk !== undefined) return Promise.resolve({ done: false, value: chunk });
+      if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift()! });
       if (failure !== undefined) return Promise.reject(mapError(failure));
       if (ended) return Promise.resolve(DONE);
       return new Promise((resolve, reject) => {
         waiter = { resolve, reject };
+        readable.resume();
       });
     },
     return() {
       cleanup();
       ended = true;
       queue.length = 0;
-      queued = 0;
       if (!readable.destroyed) readable.destroy();
       const current = waiter;
       waiter = undefined;

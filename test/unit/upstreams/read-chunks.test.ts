@@ -16,36 +16,15 @@ describe('readChunks', () => {
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
 
-  it('never joins buffered chunks (the stream`s own iterator does)', async () => {
+  it('never joins buffered chunks (the stream`s own iterator does) and pauses between reads', async () => {
     const source = new PassThrough();
     const iterator = readChunks(source, mapError);
     source.write(Buffer.from('one'));
     source.write(Buffer.from('two'));
     await new Promise((resolve) => setImmediate(resolve));
+    expect(source.isPaused()).toBe(true);
     expect(Buffer.from((await iterator.next()).value!).toString()).toBe('one');
     expect(Buffer.from((await iterator.next()).value!).toString()).toBe('two');
-    source.end();
-    expect((await iterator.next()).done).toBe(true);
-  });
-
-  it('pauses the stream while 16 KiB or more wait unread, and resumes it once they are taken (backpressure)', async () => {
-    const source = new PassThrough();
-    const iterator = readChunks(source, mapError);
-    const tick = () => new Promise((resolve) => setImmediate(resolve));
-    source.write(Buffer.alloc(10 * 1024));
-    await tick();
-    expect(source.isPaused()).toBe(false);
-    source.write(Buffer.alloc(10 * 1024));
-    source.write(Buffer.alloc(10 * 1024));
-    await tick();
-    expect(source.isPaused()).toBe(true);
-    // The third chunk stays in the stream's own buffer until the reader catches up.
-    expect(source.readableLength).toBe(10 * 1024);
-    await iterator.next();
-    expect(source.isPaused()).toBe(false);
-    await tick();
-    expect((await iterator.next()).value!.byteLength).toBe(10 * 1024);
-    expect((await iterator.next()).value!.byteLength).toBe(10 * 1024);
     source.end();
     expect((await iterator.next()).done).toBe(true);
   });
