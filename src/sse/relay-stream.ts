@@ -1,8 +1,10 @@
 /**
  * The SSE relay: upstream bytes → events → (translated) client events,
  * pulled at the client's pace, one client chunk per upstream read (all the
- * events that read completed), so a fast upstream costs one socket write per
- * read and a trickling one still gets every event out at once.
+ * events that read completed; two when a large read starts by completing an
+ * event held from the previous one, so its bulk goes out uncopied), so a
+ * fast upstream costs one socket write per read and a trickling one still
+ * gets every event out at once.
  *
  * Same-format relays forward the upstream's bytes as read when its events
  * are regular (`SseSplitter`); only the terminal and error events are looked
