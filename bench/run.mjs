@@ -137,7 +137,7 @@ const errorRow = (target, scenario, error) => ({ target, scenario, error: String
 async function measureInRounds(pairs, stubOrigin, portkey, stub, rows) {
   const servers = new Map();
   const fastPairs = pairs
-    .map(([targetId, scenarioIds]) => [targetId, scenarioIds.filter((id) => SCENARIOS[id].type !== 'slow')])
+    .map(([targetId, scenarioIds]) => [targetId, scenarioIds.filter((id) => !FRESH_PROCESS.has(SCENARIOS[id].type))])
     .filter(([, scenarioIds]) => scenarioIds.length > 0);
   try {
     for (const [targetId, scenarioIds] of fastPairs) {
@@ -194,10 +194,13 @@ function pickRound(target, scenario, results) {
   return { target, scenario, ...best, ...(clientBound ? { clientBound } : {}), ...(results.length > 1 ? { rounds } : {}) };
 }
 
-/** Slow streams: each target in a fresh process (memory is read against a clean baseline), warmed with fast streams first. */
+/** Scenario types measured in a fresh server process each (memory against a clean baseline). */
+const FRESH_PROCESS = new Set(['slow', 'readers']);
+
+/** Slow streams and slow readers: each target in a fresh process (memory is read against a clean baseline), warmed with fast streams first. */
 async function measureSlowStreams(pairs, stubOrigin, portkey, stub, rows) {
   for (const [targetId, scenarioIds] of pairs) {
-    for (const scenarioId of scenarioIds.filter((id) => SCENARIOS[id].type === 'slow')) {
+    for (const scenarioId of scenarioIds.filter((id) => FRESH_PROCESS.has(SCENARIOS[id].type))) {
       const scenario = SCENARIOS[scenarioId];
       const prefix = typeof scenario.prefix === 'function' ? scenario.prefix(profile.slow.events) : scenario.prefix;
       const address = addressFor(TARGETS[targetId], scenario, { stubOrigin, prefix });
@@ -211,7 +214,7 @@ async function measureSlowStreams(pairs, stubOrigin, portkey, stub, rows) {
         continue;
       }
       try {
-        const figures = await runCase({ server, origin: `http://127.0.0.1:${server.port}`, address, scenario, profiles: profile, warmAddress, stubPid: stub.pid });
+        const figures = await runCase({ server, origin: `http://127.0.0.1:${server.port}`, address, scenario, profiles: profile, warmAddress, stubPid: stub.pid, stubOrigin, target: TARGETS[targetId] });
         if (server.exited()) throw new Error(`server died: ${server.lastWords()}`);
         rows.push({ target: targetId, scenario: scenarioId, ...figures });
         log(`${targetId} / ${scenarioId}: ${summary(figures)}`);
@@ -237,6 +240,7 @@ function gitState() {
 }
 
 function summary(r) {
+  if (r.heldBack !== undefined) return `${r.ok}/${r.streams} open, ${r.memPerStreamKB.toFixed(1)} KB/stream, readers ${r.readerKBps.toFixed(1)} KB/s, unread upstreams held back ${r.heldBack}/${r.unreadUpstreams} (max ${r.heldBackMaxKB.toFixed(0)} KB written)`;
   if (r.memPerStreamKB !== undefined) return `${r.ok}/${r.streams} complete, ${r.memPerStreamKB.toFixed(1)} KB/stream, first event p50 ${r.firstEventP50Ms?.toFixed(1)} ms`;
   if (r.eventsPerSec !== undefined) return `${Math.round(r.eventsPerSec)} events/s, ${r.cpuUsPerEvent.toFixed(2)} µs/event, ttfb ${r.ttfbP50Ms?.toFixed(2)} ms, failed ${r.failed}, load side ${(100 * r.loadCpuShare).toFixed(0)}%`;
   return `${Math.round(r.rps)} req/s, ${Math.round(r.cpuUsPerReq)} µs/req, p50 ${r.p50Ms} ms, failed ${r.failed}, load side ${(100 * r.loadCpuShare).toFixed(0)}% of a core`;

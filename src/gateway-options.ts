@@ -70,6 +70,17 @@ export interface GatewayOptions {
   maxChoices?: number;
   /** Called once per model call (completed, failed or aborted) with its usage. Errors it throws are ignored. */
   onUsage?: (record: UsageRecord) => void;
-  /** Called for every error response (4xx and 5xx), e.g. to log 5xx causes. Errors it throws are ignored. */
+  /**
+   * Called for every error response (4xx and 5xx), e.g. to log 5xx causes. Errors it throws are ignored.
+   * The error is the redacted one the client gets (its cause chain redacted too), and the request's
+   * credential headers (`authorization`, `x-api-key`, `proxy-authorization`, `cookie`) read `[redacted]`.
+   */
   onError?: (event: { error: GatewayError; request: GatewayRequest; requestId: string }) => void;
+  /**
+   * More strings no client or hook may see (a proxy password in your own
+   * `dispatcher`, a key your custom upstream sends without declaring it in
+   * `secrets()`). The keys and credential headers of `openAICompatible` and
+   * `messagesUpstream` are redacted without being listed here. Default none.
+   */
+  secrets?: readonly string[];
 }

@@ -14,6 +14,8 @@ import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { createRouter, type Route, type Router } from './upstreams/routes.js';
+import { gatewayRedactor } from './redact/gateway-redactor.js';
+import type { Redactor } from './redact/redactor.js';
 
 export interface GatewayRuntime {
   readonly options: GatewayOptions;
@@ -26,6 +28,8 @@ export interface GatewayRuntime {
   files(): FileStore | undefined | Promise<FileStore | undefined>;
   /** Models named by exact-id routes, for the listing. */
   readonly routedModels: readonly ServedModel[];
+  /** Every configured upstream secret (and `options.secrets`), for error paths. */
+  readonly redactor: Redactor;
   close(): Promise<void>;
 }
 
@@ -73,6 +77,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     router: () => router ?? loadSimulator().then((parts) => parts.router),
     files: () => options.files ?? (routes ? undefined : loadSimulator().then((parts) => parts.files)),
     routedModels: routes ? routedModelsOf(routes, catalog) : [],
+    redactor: gatewayRedactor(routes ?? [], options.secrets),
     async close() {
       const upstreams = new Set((routes ?? []).flatMap((route) => [
         route.upstream,

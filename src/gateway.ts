@@ -20,6 +20,8 @@ import { listModels, retrieveModel, servedModels } from './handlers/models.js';
 import { enforceRequestRules } from './handlers/enforce-request-rules.js';
 import type { Catalog } from './models/catalog.js';
 import { readJsonBody } from './read-json-body.js';
+import { requestRedactor } from './redact/gateway-redactor.js';
+import { redactError, redactRequest } from './redact/redact-error.js';
 import { renderError } from './render-error.js';
 import { chatCompletionRequestSchema } from './schemas/chat-request.js';
 import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messages-request.js';
@@ -153,9 +155,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
 
     renderError(ctx, error) {
-      const gatewayError = toGatewayError(error);
+      // Every error response passes here: upstream text it quotes loses the secrets first.
+      const gatewayError = redactError(toGatewayError(error), requestRedactor(runtime.redactor, ctx));
       try {
-        options.onError?.({ error: gatewayError, request: ctx.request, requestId: ctx.requestId });
+        options.onError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId });
       } catch {
         // A failing observer must not change the response.
       }

@@ -43,12 +43,12 @@ describe('bench --smoke', () => {
 
     expect(report.meta.profile).toBe('smoke');
     expect(stdout).toContain('### chat, non-streamed');
-    expect(stdout).toContain('### Issue-8 targets');
+    expect(stdout).toContain('### Issue-8 and issue-12 targets');
     const cases = report.rows.map((row) => `${row.target}/${row.scenario}`).sort();
     expect(cases).toEqual([
-      'bare-node/chat', 'bare-node/slow-streams', 'bare-node/stream-50',
+      'bare-node/chat', 'bare-node/slow-readers', 'bare-node/slow-streams', 'bare-node/stream-50',
       'direct/chat', 'direct/slow-streams', 'direct/stream-50',
-      'modelgate-node/chat', 'modelgate-node/chat-translated', 'modelgate-node/slow-streams',
+      'modelgate-node/chat', 'modelgate-node/chat-translated', 'modelgate-node/slow-readers', 'modelgate-node/slow-streams',
       'modelgate-node/stream-50', 'modelgate-node/stream-50-translated',
     ]);
     for (const row of report.rows) {

@@ -8,7 +8,7 @@
  * its custom-host header.
  */
 import { largeChat, smallChat, smallMessages } from './payloads.mjs';
-import { CHAT_STREAM } from './wire-bodies.mjs';
+import { CHAT_STREAM, ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD } from './wire-bodies.mjs';
 
 const KEY = 'sk-bench';
 
@@ -89,6 +89,14 @@ export const SCENARIOS = {
     end: CHAT_STREAM.endMarker,
     body: (n) => smallChat(`gpt-bench-slow${n}`, { stream: true }),
     targets: ['direct', 'bare-node', 'modelgate-node', 'bare-express', 'modelgate-express', 'portkey-streams'],
+  },
+  'slow-readers': {
+    label: 'slow readers (200 read 4 KB / 100 ms, 20 never read) of fast endless streams', type: 'readers', endpoint: 'chat', model: 'gpt-bench-endless',
+    prefix: `/sse/${ENDLESS_EVENTS}/0`, end: CHAT_STREAM.endMarker,
+    body: () => smallChat('gpt-bench-endless', { stream: true }),
+    // The clients that never read ask for a stream the stub can tell apart.
+    unread: { model: 'gpt-bench-endless-unread', prefix: `/sse/${ENDLESS_EVENTS_UNREAD}/0`, events: ENDLESS_EVENTS_UNREAD, body: () => smallChat('gpt-bench-endless-unread', { stream: true }) },
+    targets: ['bare-node', 'modelgate-node', 'bare-express', 'modelgate-express', 'bare-koa', 'modelgate-koa'],
   },
 };
 

@@ -8,6 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { runAutocannon } from './load-autocannon.mjs';
 import { coreBusy, coreTimes, cpuMicros, memory, resetPeak } from './proc-stats.mjs';
 import { runStreams } from './stream-client.mjs';
+import { addressFor } from './matrix.mjs';
+import { runSlowReaders } from './slow-readers.mjs';
 import { runSlowStreams } from './slow-streams.mjs';
 
 /**
@@ -99,7 +101,7 @@ export async function warmTarget({ origin, cases, seconds, connections }) {
  * want a freshly started server: `warmAddress` (a fast stream) warms its
  * code paths before the baseline RSS is read.
  */
-export async function runCase({ server, origin, address, scenario, profiles, warmAddress, stubPid }) {
+export async function runCase({ server, origin, address, scenario, profiles, warmAddress, stubPid, stubOrigin, target }) {
   if (scenario.type === 'load') {
     return loadCase({ server, origin, address, body: scenario.body(), profile: profiles.load, stubPid });
   }
@@ -111,6 +113,14 @@ export async function runCase({ server, origin, address, scenario, profiles, war
     const warm = { path: warmAddress.path, headers: warmAddress.headers, body: warmAddress.body, endMarker: scenario.end };
     await runStreams({ origin, request: warm, connections: 16, seconds: 0.3 });
     await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  if (scenario.type === 'readers') {
+    const unread = addressFor(target, scenario, { stubOrigin, prefix: scenario.unread.prefix });
+    return runSlowReaders({
+      pid: server.pid, origin, stubOrigin, ...profiles.readers, unreadEvents: scenario.unread.events,
+      request: { path: address.path, headers: address.headers, body: scenario.body() },
+      unreadRequest: { path: unread.path, headers: unread.headers, body: scenario.unread.body() },
+    });
   }
   return runSlowStreams({ pid: server.pid, origin, request: { path: address.path, headers: address.headers, body: scenario.body(events), endMarker: scenario.end }, ...profiles.slow });
 }

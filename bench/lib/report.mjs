@@ -24,9 +24,12 @@ export function addRatios(rows) {
       row.eventsXBare = ratio(row.eventsPerSec, bare?.eventsPerSec);
       row.cpuPerEventXBare = ratio(row.cpuUsPerEvent, bare?.cpuUsPerEvent);
       row.ttfbAddedMs = direct ? row.ttfbP50Ms - direct.ttfbP50Ms : null;
+    } else if (scenario.type === 'readers') {
+      row.memXBare = ratio(row.memPerStreamKB, bare?.memPerStreamKB);
     } else {
       row.memXBare = ratio(row.memPerStreamKB, bare?.memPerStreamKB);
       row.firstEventXBare = ratio(row.firstEventP50Ms, bare?.firstEventP50Ms);
+      row.firstEventP99XBare = ratio(row.firstEventP99Ms, bare?.firstEventP99Ms);
       row.firstEventAddedMs = direct ? row.firstEventP50Ms - direct.firstEventP50Ms : null;
     }
     if (scenario.compare) {
@@ -79,7 +82,15 @@ export function checkTargets(rows) {
   out.push(check('modelgate-node: translated stream CPU per event vs passthrough', t?.cpuXCompare, 2, '<='));
   const slow = find(rows, 'slow-streams', 'modelgate-node');
   out.push(check('modelgate-node: memory per open stream vs bare proxy', slow?.memXBare, 1.1, '<='));
-  out.push(check('modelgate-node: first-event delay (p50) at 500 opening streams vs bare proxy', slow?.firstEventXBare, 1.2, '<='));
+  out.push(check('modelgate-node: first-event delay (p50) at 1,000 opening streams vs bare proxy', slow?.firstEventXBare, 1.2, '<='));
+  // Issue 12.
+  out.push(check('issue 12: modelgate-node first-event delay p99 at 1,000 opening slow streams vs bare proxy', slow?.firstEventP99XBare, 1.2, '<='));
+  for (const [mg, bare] of [['modelgate-node', 'bare-node'], ['modelgate-express', 'bare-express'], ['modelgate-koa', 'bare-koa']]) {
+    const readers = find(rows, 'slow-readers', mg);
+    if (!readers && mg !== 'modelgate-node') continue;
+    out.push(check(`issue 12: ${mg} memory per slow-reading stream vs ${bare}`, readers?.memXBare, 1.2, '<='));
+    out.push(check(`issue 12: ${mg} upstreams of never-reading clients held back (share writing ≤ 256 KB during the window)`, readers ? readers.heldBack / readers.stalled : null, 1, '>='));
+  }
   return out;
 }
 
@@ -113,16 +124,22 @@ export function formatReport(rows, targets) {
         these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', ...(scenario.compare ? [''] : []), '', '']
           : [label(r), f(r.eventsPerSec), f(r.cpuUsPerEvent, 2), f(r.rps, 1), f(r.ttfbP50Ms, 2), f(r.ttfbAddedMs, 2), f(r.peakRssMB), x(r.eventsXDirect), x(r.eventsXBare), x(r.cpuPerEventXBare), ...(scenario.compare ? [x(r.cpuXCompare)] : []), pctOf(r.loadCpuShare), r.failed]),
       ));
+    } else if (scenario.type === 'readers') {
+      parts.push(table(
+        ['target', 'streams', 'open', 'KB per stream', 'peak RSS MB', 'mem × bare', 'reader KB/s', 'unread upstreams held back', 'unread max KB written', 'unread max KB growth in window', 'read median KB written', 'failed'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', '', '']
+          : [label(r), `${r.readers}+${r.stalled}`, r.ok, f(r.memPerStreamKB, 1), f(r.peakRssMB), x(r.memXBare), f(r.readerKBps, 1), `${r.heldBack} of ${r.unreadUpstreams}`, f(r.heldBackMaxKB), f(r.unreadMaxGrowthKB), f(r.readMedianKB), r.failed]),
+      ));
     } else {
       parts.push(table(
-        ['target', 'streams', 'completed', 'KB per open stream', 'first event p50 ms', 'p99 ms', 'max ms', 'added p50 ms', 'mem × bare', 'first event × bare'],
-        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '']
-          : [label(r), r.streams, r.ok, f(r.memPerStreamKB, 1), f(r.firstEventP50Ms, 1), f(r.firstEventP99Ms, 1), f(r.firstEventMaxMs, 1), f(r.firstEventAddedMs, 1), x(r.memXBare), x(r.firstEventXBare)]),
+        ['target', 'streams', 'completed', 'all open at once', 'KB per open stream', 'first event p50 ms', 'p99 ms', 'max ms', 'added p50 ms', 'mem × bare', 'first event p50 × bare', 'p99 × bare'],
+        these.map((r) => r.error ? [label(r), `not measured: ${r.error}`, '', '', '', '', '', '', '', '', '', '']
+          : [label(r), r.streams, r.ok, r.allOpen ? 'yes' : 'no', f(r.memPerStreamKB, 1), f(r.firstEventP50Ms, 1), f(r.firstEventP99Ms, 1), f(r.firstEventMaxMs, 1), f(r.firstEventAddedMs, 1), x(r.memXBare), x(r.firstEventXBare), x(r.firstEventP99XBare)]),
       ));
     }
     parts.push('');
   }
-  parts.push('### Issue-8 targets\n');
+  parts.push('### Issue-8 and issue-12 targets\n');
   parts.push(table(['target', 'value', 'limit', 'status'], targets.map((t) => [t.name, t.value ?? '-', t.limit === undefined ? '-' : `${t.cmp} ${t.limit}`, t.status])));
   return parts.join('\n');
 }

@@ -6,6 +6,11 @@
 
 const CREATED = 1_700_000_000;
 
+/** Events of the stub stream no reader finishes (the slow-readers scenario): ~130 MB. */
+export const ENDLESS_EVENTS = 1_000_000;
+/** The same stream for the clients that never read: one event more, so the stub's statistics tell them apart. */
+export const ENDLESS_EVENTS_UNREAD = ENDLESS_EVENTS + 1;
+
 /** Non-streamed chat-completions answer (about 450 bytes). */
 export const CHAT_JSON = Buffer.from(JSON.stringify({
   id: 'chatcmpl-bench0000000000000000000000',

@@ -6,11 +6,14 @@
  *   gpt-bench            chat upstream, JSON answer (passthrough)
  *   gpt-bench-s<N>       chat upstream, fast stream of N events (N in STREAM_SIZES)
  *   gpt-bench-slow<N>    chat upstream, N events, one per 100 ms (N in SLOW_SIZES)
+ *   gpt-bench-endless    chat upstream, a fast stream longer than any reader reads (ENDLESS_EVENTS)
+ *   gpt-bench-endless-unread  the same for clients that never read (ENDLESS_EVENTS_UNREAD, told apart by the stub)
  *   vendora-sonnet-4-6   messages upstream, JSON answer (messages passthrough; chat → translated)
  *   vendora-opus-4-6     messages upstream, fast stream of 50 events (chat → translated)
  *   vendora-haiku-4-5    messages upstream, fast stream of 5,000 events (chat → translated)
  */
 import { messagesUpstream, openAICompatible } from '../../dist/index.js';
+import { ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD } from '../lib/wire-bodies.mjs';
 
 export const BENCH_KEY = 'sk-bench';
 export const STREAM_SIZES = [50, 5000];
@@ -24,6 +27,8 @@ export function gatewayOptions(stub = process.env.STUB) {
     { match: 'gpt-bench', upstream: chat('') },
     ...STREAM_SIZES.map((n) => ({ match: `gpt-bench-s${n}`, upstream: chat(`/sse/${n}/0`) })),
     ...SLOW_SIZES.map((n) => ({ match: `gpt-bench-slow${n}`, upstream: chat(`/sse/${n}/100`) })),
+    { match: 'gpt-bench-endless', upstream: chat(`/sse/${ENDLESS_EVENTS}/0`) },
+    { match: 'gpt-bench-endless-unread', upstream: chat(`/sse/${ENDLESS_EVENTS_UNREAD}/0`) },
     { match: 'vendora-sonnet-4-6', upstream: messages('') },
     ...Object.entries(TRANSLATED_STREAMS).map(([model, n]) => ({ match: model, upstream: messages(`/sse/${n}/0`) })),
   ];

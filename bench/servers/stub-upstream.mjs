@@ -11,6 +11,10 @@
  * batches of 16 events per write (a fast real upstream's packets also carry
  * several events), otherwise one event every `<intervalMs>` ms.
  *
+ * `GET /stats/fast-streams` answers `{ open: [{ id, events, written }] }`: the bytes
+ * each open fast stream has written so far (the stub writes only when the
+ * socket takes more, so a stream whose reader stopped stops growing).
+ *
  * Run as a process: `PORT=0 node bench/servers/stub-upstream.mjs` (prints `PORT <n>`).
  */
 import { createServer } from 'node:http';
@@ -37,15 +41,24 @@ function parsePath(url) {
   return { format, stream: prefix !== null, events, intervalMs };
 }
 
+/** Open fast streams and the bytes each has written (for `/stats/fast-streams`). */
+const openFast = new Map();
+let nextId = 0;
+
 function fastStream(res, parts, events) {
   let left = events;
   const batch = batches.get(parts);
+  const id = nextId++;
+  const stat = { id, events, written: parts.head.length };
+  openFast.set(id, stat);
+  res.once('close', () => openFast.delete(id));
   res.write(parts.head);
   const pump = () => {
     while (left > 0 && !res.destroyed) {
       const n = Math.min(BATCH, left);
       left -= n;
       const chunk = n === BATCH ? batch : batch.subarray(0, n * parts.body.length);
+      stat.written += chunk.length;
       if (!res.write(chunk)) {
         res.once('drain', pump);
         return;
@@ -72,6 +85,11 @@ function slowStream(res, parts, events, intervalMs) {
 }
 
 function answer(req, res) {
+  if (req.url === '/stats/fast-streams') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ open: [...openFast.values()] }));
+    return;
+  }
   const { format, stream, events, intervalMs } = parsePath(req.url ?? '/');
   if (format === undefined) {
     res.writeHead(404, { 'content-type': 'application/json' });

@@ -7,6 +7,7 @@ import { GatewayError } from '../errors.js';
 import { discardBody, readBody } from '../upstreams/read-body.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
+import { createRedactor } from '../redact/redactor.js';
 import type { FileContent, FileMetadata, FilePage, FileStore, ListParams } from './file-store.js';
 
 const MAX_JSON_BYTES = 16 * 1024 * 1024;
@@ -29,13 +30,14 @@ async function json(response: UpstreamResponse, upstream: Upstream): Promise<unk
  */
 export function upstreamFileStore(upstream: Upstream): FileStore {
   if (upstream.format !== 'messages') throw new TypeError('upstreamFileStore needs a messages-format upstream');
+  const redactor = createRedactor(upstream.secrets?.() ?? []);
   const send = async (call: Omit<UpstreamCall, 'headers' | 'signal'>): Promise<UpstreamResponse | undefined> => {
     const response = await upstream.send({ ...call, headers: {}, signal: new AbortController().signal });
     if (response.status === 404) {
       await discardBody(response.body);
       return undefined;
     }
-    if (response.status < 200 || response.status >= 300) throw await readUpstreamError(response, upstream.name);
+    if (response.status < 200 || response.status >= 300) throw await readUpstreamError(response, upstream.name, { redactor });
     return response;
   };
   return {

@@ -9,6 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
+import type { Redactor } from '../redact/redactor.js';
+import { requestRedactor } from '../redact/gateway-redactor.js';
 import { isRelayedResponseHeader } from '../upstreams/response-headers.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
@@ -107,9 +109,9 @@ export function relayedHeaders(response: UpstreamResponse): Record<string, strin
  * with the gateway's own key is the gateway's misconfiguration, not the
  * caller's: it becomes a 502 so clients do not blame their own key.
  */
-export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPlan>): Promise<GatewayError> {
+export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPlan>, gatewayRedactor: Redactor): Promise<GatewayError> {
   const name = sent.plan.target.upstream.name;
-  const error = await readUpstreamError(sent.response, name);
+  const error = await readUpstreamError(sent.response, name, { redactor: requestRedactor(gatewayRedactor, ctx) });
   const credentials = error.status === 401 || error.status === 403;
   if (!credentials || ctx.route?.keyPassthrough) {
     return new GatewayError(error.code, error.message, {

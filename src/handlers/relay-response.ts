@@ -15,6 +15,7 @@ import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFor
 import { type CallPlan, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { checkEventStream, type CompleteJson, readCompleteJson } from './check-upstream-answer.js';
 import { reportUsage, usageReporter, wantsUsage } from './report-usage.js';
+import { requestRedactor } from '../redact/gateway-redactor.js';
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
@@ -23,7 +24,7 @@ function isSuccess(status: number): boolean {
 /** Throws the caller-format error for a failed upstream answer (after reporting it). */
 async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<void> {
   if (isSuccess(sent.response.status)) return;
-  throw reportFailure(ctx, runtime, sent, await upstreamFailure(ctx, sent));
+  throw reportFailure(ctx, runtime, sent, await upstreamFailure(ctx, sent, runtime.redactor));
 }
 
 /** Reports a call that ends in `thrown` (to `onUsage`; `aborted` when the client left) and returns it, for throwing. */
@@ -128,6 +129,7 @@ export async function relayStream(
     signal: ctx.request.signal,
     onClientAbort: ctx.route?.onClientAbort ?? 'abort',
     upstreamName: target.upstream.name,
+    redactor: requestRedactor(runtime.redactor, ctx),
     ...(options.transform ? { transform: options.transform } : {}),
     ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
     ...(report && observer

@@ -5,6 +5,7 @@ import type { GatewayError } from '../errors.js';
 import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
+import type { Redactor } from '../redact/redactor.js';
 
 /** Where `StreamTransform.pushRaw` writes: byte ranges, kept by reference until the relay's chunk is taken. */
 export interface SseByteSink {
@@ -34,6 +35,13 @@ export interface StreamTransform {
   pushRaw?(raw: RawSseEvent, out: SseByteSink): boolean;
   end(): Iterable<string | Uint8Array>;
   error(error: GatewayError): Iterable<string | Uint8Array>;
+  /**
+   * Optional: receives the relay's `redactor` once, before the first event,
+   * for error events the transform writes from `push` (an error it finds in
+   * an event the relay took for data). The relay redacts what `error()`
+   * returns itself.
+   */
+  useRedactor?(redactor: Redactor): void;
 }
 
 /** What to do with the upstream when the client goes away. */
@@ -87,6 +95,12 @@ export interface RelaySseOptions {
    * upstream to its end without writing, so `onEvent` sees the final usage.
    */
   onClientAbort?: ClientAbortPolicy;
+  /**
+   * Hides secrets (upstream keys) in the error events the client gets: an
+   * upstream's in-band error relayed or translated, and the relay's own.
+   * Only error paths use it. Default: nothing redacted.
+   */
+  redactor?: Redactor;
   /** Upstream name for error messages. Default `"upstream"`. */
   upstreamName?: string;
   /** Largest SSE event accepted from the upstream, in characters. Default 4 MiB. */

@@ -1,8 +1,10 @@
 /**
  * The SSE relay: upstream bytes → events → (translated) client events,
  * pulled at the client's pace, one client chunk per upstream read (all the
- * events that read completed), so a fast upstream costs one socket write per
- * read and a trickling one still gets every event out at once.
+ * events that read completed; two when a large read starts by completing an
+ * event held from the previous one, so its bulk goes out uncopied), so a
+ * fast upstream costs one socket write per read and a trickling one still
+ * gets every event out at once.
  *
  * Same-format relays forward the upstream's bytes as read when its events
  * are regular (`SseSplitter`); only the terminal and error events are looked
@@ -24,6 +26,8 @@ import type { RawSseEvent } from './raw-sse-event.js';
 import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions, type StreamTransform } from './relay-options.js';
 import { SseSplitter, type SseSink } from './sse-splitter.js';
 import { UpstreamReads } from './upstream-reads.js';
+import { redactError } from '../redact/redact-error.js';
+import { NO_SECRETS, type Redactor } from '../redact/redactor.js';
 
 export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, SseByteSink, StreamTransform } from './relay-options.js';
 export { DEFAULT_HEARTBEAT_MS } from './relay-options.js';
@@ -57,6 +61,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     this.reads = new UpstreamReads(options.upstream[Symbol.asyncIterator](), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
     this.splitter = new SseSplitter(options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE);
     this.heartbeat = HEARTBEATS[options.format];
+    if (options.redactor !== undefined) options.transform?.useRedactor?.(options.redactor);
     if (options.signal.aborted) this.abort();
     else options.signal.addEventListener('abort', this.onAbort, { once: true });
   }
@@ -120,8 +125,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   }
 
   private flushOutput(): void {
-    const out = this.output.take();
-    if (out !== undefined) this.queue.push(out);
+    this.output.takeInto(this.queue);
   }
 
   private notify(event: SseEvent | undefined): void {
@@ -207,9 +211,9 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     const { transform } = this.options;
     try {
       if (kind === 'error') {
-        const error = errorFromUpstreamEvent(event, this.upstreamFormat, this.name);
-        // Same format: the vendor's own error event is already what the client expects.
-        this.addAll(transform ? transform.error(error) : [formatSse(event)]);
+        const error = redactError(errorFromUpstreamEvent(event, this.upstreamFormat, this.name), this.redactor);
+        // Same format: the vendor's own error event is already what the client expects (minus any secret it quotes).
+        this.addErrorEvents(transform ? transform.error(error) : [formatSse({ ...event, data: this.redactor.redact(event.data) })]);
         this.close('failed', error);
         return false;
       }
@@ -231,8 +235,21 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     for (const chunk of chunks) this.output.addText(chunk);
   }
 
+  private get redactor(): Redactor {
+    return this.options.redactor ?? NO_SECRETS;
+  }
+
+  /** Error events: the only output that is searched for secrets. */
+  private addErrorEvents(chunks: Iterable<string | Uint8Array>): void {
+    const { redactor } = this;
+    for (const chunk of chunks) {
+      this.output.addText(redactor.empty ? chunk : redactor.redact(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')));
+    }
+  }
+
   /** Ends the client stream with one error event in its format (after what the read produced so far). */
-  private fail(error: GatewayError): void {
+  private fail(cause: GatewayError): void {
+    const error = redactError(cause, this.redactor);
     const { transform } = this.options;
     let chunks: Iterable<string | Uint8Array> | undefined;
     if (transform) {
@@ -243,7 +260,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
       }
     }
     this.flushOutput();
-    this.addAll(chunks ?? [encodeStreamError(error, this.options.format)]);
+    this.addErrorEvents(chunks ?? [encodeStreamError(error, this.options.format)]);
     this.flushOutput();
     this.destroyUpstream();
     this.reads.stopHeartbeat();

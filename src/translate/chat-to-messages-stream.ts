@@ -23,7 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors.js';
 import type { ChatUsage, MessagesStreamEvent } from '../schemas/index.js';
 import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
-import { encodeMessagesEvent, encodeStreamError } from '../sse/format-sse.js';
+import { encodeMessagesEvent } from '../sse/format-sse.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { chatUsageToMessages } from './map-usage.js';
 import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
@@ -120,7 +120,7 @@ class ChatToMessagesStream extends EagerTextTransform {
   protected *onError(err: GatewayError): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
-    yield encodeStreamError(err, 'messages');
+    yield this.errorEvent(err, 'messages');
   }
 
   private start(upstreamId: string | undefined): string {

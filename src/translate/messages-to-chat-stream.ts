@@ -28,7 +28,7 @@ import type { ChatCompletionChunk, ChatUsage } from '../schemas/index.js';
 import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
 import type { RawSseEvent } from '../sse/raw-sse-event.js';
 import type { SseByteSink } from '../sse/relay-options.js';
-import { CHAT_DONE, encodeChatChunk, encodeStreamError } from '../sse/format-sse.js';
+import { CHAT_DONE, encodeChatChunk } from '../sse/format-sse.js';
 import { type FinishReason, finishReasonOf } from './map-finish-reason.js';
 import { JSON_TOOL_NAME, reattachPrefill } from './map-response-format.js';
 import { type MessagesUsageCounts, messagesUsageToChat } from './map-usage.js';
@@ -165,7 +165,7 @@ class MessagesToChatStream extends EagerTextTransform {
   protected *onError(err: GatewayError): Iterable<string> {
     if (this.closed) return;
     this.closed = true;
-    yield encodeStreamError(err, 'chat');
+    yield this.errorEvent(err, 'chat');
   }
 
   private *blockStart(index: number, block: Json): Iterable<string> {

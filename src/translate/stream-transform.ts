@@ -7,6 +7,9 @@
 export type { SseEvent } from '../sse/parse-sse.js';
 export type { StreamTransform } from '../sse/relay-stream.js';
 import type { GatewayError } from '../errors.js';
+import type { Redactor } from '../redact/redactor.js';
+import { encodeStreamError } from '../sse/format-sse.js';
+import type { WireFormat } from '../types.js';
 import type { SseEvent } from '../sse/parse-sse.js';
 import type { StreamTransform } from '../sse/relay-stream.js';
 
@@ -29,6 +32,17 @@ export abstract class EagerTextTransform implements TextStreamTransform {
   protected abstract onPush(event: SseEvent): Iterable<string>;
   protected abstract onEnd(): Iterable<string>;
   protected abstract onError(error: GatewayError): Iterable<string>;
+  private redactor: Redactor | undefined;
+
+  useRedactor(redactor: Redactor): void {
+    this.redactor = redactor;
+  }
+
+  /** The error event that ends the stream, with any secret the error quotes redacted. */
+  protected errorEvent(error: GatewayError, format: WireFormat): string {
+    const text = encodeStreamError(error, format);
+    return this.redactor ? this.redactor.redact(text) : text;
+  }
 
   push(event: SseEvent): string[] {
     return [...this.onPush(event)];

@@ -9,6 +9,7 @@ import { isUnforwardableHeader } from './forward-headers.js';
 import { createHttpClient, hostOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
 import { callerHeaders, requestBody } from './request-body.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
+import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import type { Dispatcher } from 'undici';
 
 /** Options of {@link openAICompatible}. */
@@ -60,6 +61,7 @@ function toRequest(call: UpstreamCall, name: string): Omit<HttpRequest, 'headers
 export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
   const name = options.name ?? hostOf(options.baseURL);
   const client = createHttpClient({ ...options, name });
+  const secrets = upstreamSecrets(options);
   return {
     name,
     format: 'chat',
@@ -72,6 +74,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
       headers.accept = call.stream ? 'text/event-stream' : 'application/json';
       return client.send({ ...request, headers, signal: call.signal });
     },
+    secrets: () => secrets,
     close: () => client.close(),
   };
 }

@@ -8,6 +8,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamResponse } from './upstream.js';
 import { toNetworkError } from './network-error.js';
+import { readChunks } from './read-chunks.js';
 
 /** Time-outs of one upstream, in milliseconds. */
 export interface UpstreamTimeouts {
@@ -67,20 +68,11 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
   ) {}
 
   /**
-   * The body's own iterator with errors mapped: a plain object rather than
-   * an async generator, which would add a generator object and two
-   * microtask hops to every read of a stream.
+   * The body's chunks as they arrive, with errors mapped (`readChunks`: no
+   * copy per read, unlike the stream's own iterator).
    */
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
-    const inner = this.readable[Symbol.asyncIterator]() as AsyncIterator<Uint8Array, undefined>;
-    const { mapError } = this;
-    const rethrow = (error: unknown): never => {
-      throw mapError(error);
-    };
-    return {
-      next: () => inner.next().then(undefined, rethrow),
-      return: (value?: undefined) => (inner.return ? inner.return(value).then(undefined, rethrow) : Promise.resolve({ done: true, value })),
-    };
+    return readChunks(this.readable, this.mapError);
   }
 
   /** Aborts the response: undici closes its socket at once. */

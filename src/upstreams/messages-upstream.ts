@@ -9,6 +9,7 @@ import { isUnforwardableHeader } from './forward-headers.js';
 import { createHttpClient, hostOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
 import { callerHeaders, requestBody } from './request-body.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
+import { upstreamSecrets } from '../redact/upstream-secrets.js';
 
 /** Options of {@link messagesUpstream}. */
 export interface MessagesUpstreamOptions {
@@ -91,6 +92,7 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
   const name = options.name ?? hostOf(options.baseURL);
   const version = options.version ?? DEFAULT_ANTHROPIC_VERSION;
   const client = createHttpClient({ ...options, name });
+  const secrets = upstreamSecrets(options);
   return {
     name,
     format: 'messages',
@@ -105,6 +107,7 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
       if (call.operation !== 'files.content') headers.accept = call.stream ? 'text/event-stream' : 'application/json';
       return client.send({ ...request, headers, signal: call.signal });
     },
+    secrets: () => secrets,
     close: () => client.close(),
   };
 }

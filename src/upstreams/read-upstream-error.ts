@@ -10,6 +10,7 @@ import { type ErrorCode, GatewayError } from '../errors.js';
 import { readBody } from './read-body.js';
 import { pickResponseHeaders } from './response-headers.js';
 import type { UpstreamResponse } from './upstream.js';
+import { NO_SECRETS, type Redactor } from '../redact/redactor.js';
 
 // Loose on purpose: vendors add fields, proxies send odd shapes; anything that does not fit falls back to the status.
 const vendorErrorSchema = z.object({
@@ -42,8 +43,12 @@ const MAX_MESSAGE_LENGTH = 2000;
 
 /** Options of {@link readUpstreamError}. */
 export interface ReadUpstreamErrorOptions {
-  /** Strings replaced by `[redacted]` wherever they appear in the vendor message (the upstream key, say). */
-  secrets?: readonly string[];
+  /**
+   * Hides secrets (the upstream's key, a passthrough key) wherever the
+   * vendor's message, type, code, param or relayed headers quote them,
+   * whole or in part. Default: nothing redacted.
+   */
+  redactor?: Redactor;
   /** Most body bytes read. Default 64 KiB. */
   limit?: number;
 }
@@ -81,10 +86,14 @@ function parseVendorError(text: string): VendorError {
   return { message: 'message' in bare.data ? bare.data.message : bare.data.detail };
 }
 
-function redact(message: string, secrets: readonly string[]): string {
-  let out = message;
-  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
-  return out.length > MAX_MESSAGE_LENGTH ? `${out.slice(0, MAX_MESSAGE_LENGTH)}…` : out;
+function shorten(message: string): string {
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+}
+
+function redactHeaders(headers: Record<string, string>, redactor: Redactor): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = redactor.redact(value);
+  return out;
 }
 
 /**
@@ -110,17 +119,20 @@ export async function readUpstreamError(
   } catch {
     // A body that fails to arrive still leaves the status to report.
   }
+  const redactor = options.redactor ?? NO_SECRETS;
+  const hide = (text: string): string => redactor.redact(text);
   const credentials = status === 401 || status === 403;
+  // Redacted before it is shortened, so a cut never leaves the start of a key behind.
   const message =
     !credentials && vendor.message
-      ? redact(vendor.message, options.secrets ?? [])
+      ? shorten(hide(vendor.message))
       : `Upstream "${upstreamName}" ${credentials ? 'rejected the credentials' : 'failed'} (HTTP ${status}).`;
   return new GatewayError(CODE_BY_STATUS[status] ?? 'UPSTREAM_ERROR', message, {
     status,
-    headers: pickResponseHeaders(response.headers),
-    ...(vendor.messagesType ? { messagesType: vendor.messagesType } : {}),
-    ...(vendor.chatType ? { chatType: vendor.chatType } : {}),
-    ...(vendor.chatCode ? { chatCode: vendor.chatCode } : {}),
-    ...(vendor.param ? { param: vendor.param } : {}),
+    headers: redactHeaders(pickResponseHeaders(response.headers), redactor),
+    ...(vendor.messagesType ? { messagesType: hide(vendor.messagesType) } : {}),
+    ...(vendor.chatType ? { chatType: hide(vendor.chatType) } : {}),
+    ...(vendor.chatCode ? { chatCode: hide(vendor.chatCode) } : {}),
+    ...(vendor.param ? { param: hide(vendor.param) } : {}),
   });
 }

@@ -68,6 +68,13 @@ export interface Upstream {
    * when no response could be had.
    */
   send(call: UpstreamCall): Promise<UpstreamResponse>;
+  /**
+   * The credentials this upstream sends (its key, credential header values),
+   * so the gateway can redact them wherever an upstream error quotes them.
+   * A method rather than a field, so that logging the object never prints them.
+   * Optional: an upstream without credentials has nothing to declare.
+   */
+  secrets?(): readonly string[];
   /** Releases pooled connections. */
   close?(): Promise<void>;
 }

@@ -23,6 +23,27 @@ describe('ChunkBuilder', () => {
     expect(text(out)).toBe(source.toString());
   });
 
+  it('takeInto: a large last range goes out as a view after the copied parts before it', () => {
+    const held = Buffer.from('data: {"held":1}\n\n');
+    const read = Buffer.from(`data: ${'x'.repeat(9000)}\n\n`);
+    const builder = new ChunkBuilder();
+    builder.addBytes(held, 0, held.length);
+    builder.addText('data: [x]\n\n');
+    builder.addBytes(read, 0, read.length);
+    const out: Uint8Array[] = [];
+    builder.takeInto(out);
+    expect(out.map(text)).toEqual([`${held.toString()}data: [x]\n\n`, read.toString()]);
+    expect((out[1] as Buffer).buffer).toBe(read.buffer);
+    // Small parts, or a single part, stay one chunk.
+    builder.addBytes(held, 0, held.length);
+    builder.addBytes(read, 0, 100);
+    builder.takeInto(out);
+    expect(out).toHaveLength(3);
+    expect(text(out[2])).toBe(held.toString() + read.toString('utf8', 0, 100));
+    builder.takeInto(out);
+    expect(out).toHaveLength(3);
+  });
+
   it('joins text, whole buffers and short and long ranges in order (property)', () => {
     const part = fc.oneof(
       fc.record({ kind: fc.constant('text' as const), value: fc.string({ unit: 'grapheme', maxLength: 40 }) }),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRedactor } from '../../../src/redact/redactor.js';
 import { renderError } from '../../../src/render-error.js';
 import { readUpstreamError } from '../../../src/upstreams/read-upstream-error.js';
 import type { UpstreamResponse } from '../../../src/upstreams/upstream.js';
@@ -94,7 +95,7 @@ describe('readUpstreamError status mapping', () => {
   });
 
   it('redacts secrets, cuts long messages and reads a bounded part of a huge body', async () => {
-    const redacted = await readUpstreamError(response(400, chatError('key sk-live-123456 is bad', 'x', null)), 'v', { secrets: ['sk-live-123456'] });
+    const redacted = await readUpstreamError(response(400, chatError('key sk-live-123456 is bad', 'x', null)), 'v', { redactor: createRedactor(['sk-live-123456']) });
     expect(redacted.message).toBe('key [redacted] is bad');
     const long = await readUpstreamError(response(400, chatError('y'.repeat(5000), 'x', null)), 'v');
     expect(long.message.length).toBeLessThanOrEqual(2001);

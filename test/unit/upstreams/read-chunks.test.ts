@@ -1,0 +1,52 @@
+import { PassThrough, Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { readChunks } from '../../../src/upstreams/read-chunks.js';
+
+const mapError = (error: unknown): Error => new Error(`mapped: ${(error as Error).message}`);
+
+describe('readChunks', () => {
+  it('hands out the pushed chunks one by one, the same buffers, then ends', async () => {
+    const a = Buffer.from('first');
+    const b = Buffer.from('second');
+    const iterator = readChunks(Readable.from([a, b], { objectMode: false }), mapError);
+    const first = await iterator.next();
+    const second = await iterator.next();
+    expect(first.value).toBe(a);
+    expect(second.value).toBe(b);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it('never joins buffered chunks (the stream`s own iterator does) and pauses between reads', async () => {
+    const source = new PassThrough();
+    const iterator = readChunks(source, mapError);
+    source.write(Buffer.from('one'));
+    source.write(Buffer.from('two'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(source.isPaused()).toBe(true);
+    expect(Buffer.from((await iterator.next()).value!).toString()).toBe('one');
+    expect(Buffer.from((await iterator.next()).value!).toString()).toBe('two');
+    source.end();
+    expect((await iterator.next()).done).toBe(true);
+  });
+
+  it('maps an error, and reports a close without end as a premature close', async () => {
+    const failing = new PassThrough();
+    const iterator = readChunks(failing, mapError);
+    const pending = iterator.next();
+    failing.destroy(new Error('socket reset'));
+    await expect(pending).rejects.toThrow('mapped: socket reset');
+    const cut = new PassThrough();
+    const cutIterator = readChunks(cut, (error) => error as Error);
+    cut.destroy();
+    await expect(cutIterator.next()).rejects.toMatchObject({ code: 'ERR_STREAM_PREMATURE_CLOSE' });
+  });
+
+  it('return() destroys the stream and ends a pending read', async () => {
+    const source = new PassThrough();
+    const iterator = readChunks(source, mapError);
+    const pending = iterator.next();
+    await iterator.return!();
+    expect(source.destroyed).toBe(true);
+    expect(await pending).toEqual({ done: true, value: undefined });
+  });
+});
