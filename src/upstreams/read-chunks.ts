@@ -13,6 +13,10 @@ import type { Readable } from 'node:stream';
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 
+// Once the reader is done with a stream, a later 'error' (undici emits one when
+// `return()` destroys an unfinished body) must not become an uncaught exception.
+const ignoreError = (): void => {};
+
 /** Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream. */
 export function readChunks(readable: Readable, mapError: (error: unknown) => Error): AsyncIterator<Uint8Array, undefined> {
   const queue: Uint8Array[] = [];
@@ -40,6 +44,7 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
     readable.off('end', onEnd);
     readable.off('error', onError);
     readable.off('close', onClose);
+    readable.on('error', ignoreError);
   };
   const onData = (chunk: Uint8Array): void => {
     readable.pause();

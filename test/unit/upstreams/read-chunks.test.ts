@@ -49,4 +49,30 @@ describe('readChunks', () => {
     expect(source.destroyed).toBe(true);
     expect(await pending).toEqual({ done: true, value: undefined });
   });
+  it('return() on a stream whose destroy emits an error (as undici bodies do) raises nothing uncaught', async () => {
+    // undici's BodyReadable._destroy turns a destroy without an error into an AbortError.
+    const source = new Readable({
+      read() {},
+      destroy(_error, callback) {
+        callback(new Error('Request aborted'));
+      },
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown): void => {
+      uncaught.push(error);
+    };
+    process.on('uncaughtException', onUncaught);
+    try {
+      const iterator = readChunks(source, mapError);
+      source.push(Buffer.from('partial'));
+      await iterator.next();
+      await iterator.return!();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(source.destroyed).toBe(true);
+      expect(source.listenerCount('error')).toBeGreaterThan(0);
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
 });
