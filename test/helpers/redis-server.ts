@@ -63,7 +63,7 @@ export async function startRedis(): Promise<RedisServer> {
   child.stderr?.on('data', (data: Buffer) => (output += data.toString()));
   const deadline = Date.now() + 10_000;
   while (!(await ping(port))) {
-    const failed = await Promise.race([spawnError, new Promise<undefined>((resolve) => setTimeout(resolve, 50))]);
+    const failed = await Promise.race([spawnError, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
     if (failed || exited || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`redis-server (${BINARY}) did not start on port ${port}: ${failed ? failed.message : output.slice(-2000) || 'no output'}`);

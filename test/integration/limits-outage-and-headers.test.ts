@@ -13,7 +13,7 @@ import { anthropicClient, failure, KEY, openAIClient } from '../helpers/e2e-fixt
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { type StartedApp, startApp } from '../helpers/start-app.js';
 
-const chatBody = { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello' }] };
+const chatBody = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Hello' }] };
 
 describe('Redis stopped mid-test', () => {
   let redis: RedisServer;

@@ -120,7 +120,7 @@ describe('redis store', () => {
       { kind: 'bucket', key: 'b', capacity: 10, windowMs: 60_000, amount: 5 },
       { kind: 'concurrency', key: 'c', limit: 1, leaseMs: 30_000, leaseId: 'x' },
     ]);
-    const [seconds] = (await io.time()) as [string, string];
+    const [seconds] = await io.time();
     expect(Math.abs(result.now - Number(seconds) * 1000)).toBeLessThan(5000);
     // 5 tokens at 10 per minute refill in 30 s: the key lives that long (plus a second of slack).
     expect(await io.pttl('ttl:b')).toBeGreaterThan(25_000);
