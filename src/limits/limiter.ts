@@ -78,14 +78,35 @@ function refusal(plan: LimitPlan, states: readonly CheckState[], headers: Record
   });
 }
 
+interface RuleSet {
+  all: CompiledRule[];
+  /** The rules that apply to `model` (remembered for the first 1000 model ids). */
+  forModel(model: string): CompiledRule[];
+}
+
+function ruleSet(rules: readonly LimitRule[]): RuleSet {
+  const all = compileRules(rules);
+  const byModel = new Map<string, CompiledRule[]>();
+  return {
+    all,
+    forModel(model) {
+      let applicable = byModel.get(model);
+      if (applicable) return applicable;
+      applicable = all.filter((rule) => rule.matches(model));
+      if (byModel.size < 1000) byModel.set(model, applicable);
+      return applicable;
+    },
+  };
+}
+
 /** Builds the limiter for the `limits` option. */
 export function createLimiter(options: LimitsOptions): Limiter {
-  const defaultRules = compileRules(options.rules ?? []);
-  const compiled = new WeakMap<readonly LimitRule[], CompiledRule[]>();
-  const rulesOf = (own: readonly LimitRule[] | undefined): CompiledRule[] => {
+  const defaultRules = ruleSet(options.rules ?? []);
+  const compiled = new WeakMap<readonly LimitRule[], RuleSet>();
+  const rulesOf = (own: readonly LimitRule[] | undefined): RuleSet => {
     if (!own) return defaultRules;
     let rules = compiled.get(own);
-    if (!rules) compiled.set(own, (rules = compileRules(own)));
+    if (!rules) compiled.set(own, (rules = ruleSet(own)));
     return rules;
   };
   const guarded = guardStore(options.store ?? memoryLimitStore(), {
@@ -97,7 +118,7 @@ export function createLimiter(options: LimitsOptions): Limiter {
   });
   const expectedOutputTokens = options.expectedOutputTokens ?? 4096;
   const leaseMs = (options.concurrencyLeaseSeconds ?? 600) * 1000;
-  if (needsEstimate(defaultRules)) void loadTokenCounters();
+  if (needsEstimate(defaultRules.all)) void loadTokenCounters();
 
   return {
     async run(ctx, call) {
@@ -105,9 +126,8 @@ export function createLimiter(options: LimitsOptions): Limiter {
       const principal = ctx.principal;
       const body = ctx.body;
       if (!endpoint || !LIMITED_ENDPOINTS.has(endpoint) || !principal || !body) return call();
-      const rules = rulesOf(principal.limits);
       const model = String(body.model);
-      const applicable = rules.filter((rule) => rule.matches(model));
+      const applicable = rulesOf(principal.limits).forModel(model);
       if (applicable.length === 0) return call();
       const counters = needsEstimate(applicable) ? await loadTokenCounters() : undefined;
       const estimate = counters ? estimateCall(counters, endpoint, body, ctx.route, expectedOutputTokens) : undefined;
@@ -124,12 +144,16 @@ export function createLimiter(options: LimitsOptions): Limiter {
       ctx.limitHeaders = headers;
       if (!result.ok) throw refusal(plan, result.states, headers);
 
-      const settlement = createSettlement(guarded, store, plan, result, estimate, callsOf(endpoint, body, ctx.route).calls);
-      ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
       const signal = ctx.request.signal;
-      if (ctx.route?.onClientAbort !== 'drain') {
-        signal.addEventListener('abort', () => setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref(), { once: true });
-      }
+      // Backstop for a stream never started when the client left (a started one reports its usage; a
+      // non-streamed call fails or reports when its upstream call is aborted).
+      const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
+      const watchAbort = body.stream === true && ctx.route?.onClientAbort !== 'drain';
+      const settlement = createSettlement(guarded, store, plan, result, estimate, callsOf(endpoint, body, ctx.route).calls, () => {
+        if (watchAbort) signal.removeEventListener('abort', onAbort);
+      });
+      ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
+      if (watchAbort) signal.addEventListener('abort', onAbort, { once: true });
       try {
         return await call();
       } catch (error) {

@@ -34,6 +34,7 @@ export function createSettlement(
   reserve: ReserveResult,
   estimate: CallEstimate | undefined,
   calls: number,
+  onSettled: () => void,
 ): Settlement {
   const totals: Totals = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   let recorded = 0;
@@ -76,6 +77,7 @@ export function createSettlement(
     finish() {
       if (settled) return;
       settled = true;
+      onSettled();
       guarded.settle(store, adjustments());
     },
   };
