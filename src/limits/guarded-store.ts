@@ -49,6 +49,20 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** What undoes a reservation: used when a timed-out reserve still lands in the store later. */
+function refund(checks: readonly LimitCheck[], result: ReserveResult): LimitAdjustment[] {
+  return checks.map((check, index): LimitAdjustment => {
+    switch (check.kind) {
+      case 'bucket':
+        return { kind: 'bucket', key: check.key, capacity: check.capacity, windowMs: check.windowMs, delta: -check.amount };
+      case 'concurrency':
+        return { kind: 'concurrency', key: check.key, leaseId: check.leaseId };
+      case 'budget':
+        return { kind: 'budget', key: check.key, periodMs: check.periodMs, period: result.states[index]?.period ?? 0, delta: -check.amount };
+    }
+  });
+}
+
 export function guardStore(store: LimitStore, options: GuardedStoreOptions): GuardedStore {
   const standIn = memoryLimitStore();
   let downUntil = 0;
@@ -78,10 +92,14 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
     async reserve(checks) {
       if (!options.bounded) return { result: await store.reserve(checks), store };
       if (store === standIn || Date.now() < downUntil) return fallback(checks, new Error('limit store marked down after a failure'));
+      const pending = store.reserve(checks);
       try {
-        return { result: await withTimeout(store.reserve(checks), options.timeoutMs), store };
+        return { result: await withTimeout(pending, options.timeoutMs), store };
       } catch (error) {
         report(error);
+        // A reserve that lands after its time-out (a client's offline queue replaying it) is undone:
+        // this request was answered by the policy, not by that reservation.
+        pending.then((late) => (late.ok ? store.settle(refund(checks, late)) : undefined)).catch(() => {});
         return fallback(checks, error);
       }
     },
