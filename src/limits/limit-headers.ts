@@ -15,12 +15,6 @@ import type { WireFormat } from '../types.js';
 import type { CheckState } from './limit-store.js';
 import type { Meter } from './plan-limits.js';
 
-interface Shown {
-  limit: number;
-  remaining: number;
-  resetMs: number;
-}
-
 /** A duration as Go prints it (the chat vendor's format): `20ms`, `1s`, `1.5s`, `6m0s`, `1h0m0s`. */
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.ceil(ms));
@@ -40,38 +34,59 @@ export function formatResetTime(nowMs: number, resetMs: number): string {
   return new Date(at).toISOString().replace('.000Z', 'Z');
 }
 
-function tightest(meters: readonly Meter[], states: readonly CheckState[], accept: (meter: Meter) => boolean): Shown | undefined {
-  let shown: Shown | undefined;
-  meters.forEach((meter, index) => {
-    const state = states[index];
-    if (!state || !accept(meter)) return;
-    const candidate = { limit: meter.limit, remaining: state.remaining, resetMs: state.resetMs };
-    if (!shown || candidate.remaining < shown.remaining || (candidate.remaining === shown.remaining && candidate.resetMs > shown.resetMs)) shown = candidate;
-  });
-  return shown;
+type Shown = { limit: number; remaining: number; resetMs: number } | undefined;
+
+/** Keeps the more restrictive of two: less remaining, then the later reset. */
+function tighter(shown: Shown, limit: number, state: CheckState): Shown {
+  if (shown && (shown.remaining < state.remaining || (shown.remaining === state.remaining && shown.resetMs >= state.resetMs))) return shown;
+  return { limit, remaining: state.remaining, resetMs: state.resetMs };
 }
 
-function put(headers: Record<string, string>, format: WireFormat, name: string, shown: Shown | undefined, nowMs: number): void {
+// Header names built once: [limit, remaining, reset] per measure and format.
+const NAMES = {
+  chat: {
+    requests: ['x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests'],
+    tokens: ['x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens'],
+  },
+  messages: {
+    requests: ['anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining', 'anthropic-ratelimit-requests-reset'],
+    tokens: ['anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining', 'anthropic-ratelimit-tokens-reset'],
+    input: ['anthropic-ratelimit-input-tokens-limit', 'anthropic-ratelimit-input-tokens-remaining', 'anthropic-ratelimit-input-tokens-reset'],
+    output: ['anthropic-ratelimit-output-tokens-limit', 'anthropic-ratelimit-output-tokens-remaining', 'anthropic-ratelimit-output-tokens-reset'],
+  },
+} as const;
+
+function put(headers: Record<string, string>, format: WireFormat, names: readonly [string, string, string], shown: Shown, nowMs: number): void {
   if (!shown) return;
-  if (format === 'chat') {
-    headers[`x-ratelimit-limit-${name}`] = String(shown.limit);
-    headers[`x-ratelimit-remaining-${name}`] = String(shown.remaining);
-    headers[`x-ratelimit-reset-${name}`] = formatDuration(shown.resetMs);
-  } else {
-    headers[`anthropic-ratelimit-${name}-limit`] = String(shown.limit);
-    headers[`anthropic-ratelimit-${name}-remaining`] = String(shown.remaining);
-    headers[`anthropic-ratelimit-${name}-reset`] = formatResetTime(nowMs, shown.resetMs);
-  }
+  headers[names[0]] = String(shown.limit);
+  headers[names[1]] = String(shown.remaining);
+  headers[names[2]] = format === 'chat' ? formatDuration(shown.resetMs) : formatResetTime(nowMs, shown.resetMs);
 }
 
 /** The headers for `format` after a reserve at store time `nowMs`. */
 export function limitHeaders(format: WireFormat, meters: readonly Meter[], states: readonly CheckState[], nowMs: number): Record<string, string> {
+  let requests: Shown;
+  let tokens: Shown;
+  let input: Shown;
+  let output: Shown;
+  for (let i = 0; i < meters.length; i++) {
+    const meter = meters[i]!;
+    const state = states[i];
+    if (!state) continue;
+    if (meter.kind === 'requests') requests = tighter(requests, meter.limit, state);
+    else if (meter.kind === 'tokens') {
+      tokens = tighter(tokens, meter.limit, state);
+      if (meter.count === 'input') input = tighter(input, meter.limit, state);
+      else if (meter.count === 'output') output = tighter(output, meter.limit, state);
+    }
+  }
   const headers: Record<string, string> = {};
-  put(headers, format, 'requests', tightest(meters, states, (meter) => meter.kind === 'requests'), nowMs);
-  put(headers, format, 'tokens', tightest(meters, states, (meter) => meter.kind === 'tokens'), nowMs);
+  const names = NAMES[format];
+  put(headers, format, names.requests, requests, nowMs);
+  put(headers, format, names.tokens, tokens, nowMs);
   if (format === 'messages') {
-    put(headers, format, 'input-tokens', tightest(meters, states, (meter) => meter.kind === 'tokens' && meter.count === 'input'), nowMs);
-    put(headers, format, 'output-tokens', tightest(meters, states, (meter) => meter.kind === 'tokens' && meter.count === 'output'), nowMs);
+    put(headers, format, NAMES.messages.input, input, nowMs);
+    put(headers, format, NAMES.messages.output, output, nowMs);
   }
   return headers;
 }

@@ -39,6 +39,8 @@ export interface CompiledRule {
   rule: LimitRule;
   id: string;
   matches(model: string): boolean;
+  /** Counter keys already built, by principal, model and kind. */
+  keys: Map<string, string>;
 }
 
 const MICRO = 1_000_000;
@@ -51,6 +53,7 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
       rule,
       id: rule.id ?? (patterns ? patterns.join(',') : '*'),
       matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
+      keys: new Map(),
     };
   });
 }
@@ -84,6 +87,20 @@ function keyOf(principalId: string, rule: CompiledRule, model: string, kind: str
   return `{${encodeURIComponent(principalId)}}:${scope}:${kind}`;
 }
 
+const MAX_CACHED_KEYS = 10_000;
+
+/** {@link keyOf}, remembered per rule (the cache starts over once it holds 10,000 keys). */
+function cachedKey(principalId: string, rule: CompiledRule, model: string, kind: string): string {
+  const id = `${kind}\u0000${model}\u0000${principalId}`;
+  let key = rule.keys.get(id);
+  if (key === undefined) {
+    if (rule.keys.size >= MAX_CACHED_KEYS) rule.keys.clear();
+    key = keyOf(principalId, rule, model, kind);
+    rule.keys.set(id, key);
+  }
+  return key;
+}
+
 export interface PlanInput {
   principalId: string;
   model: string;
@@ -104,7 +121,7 @@ export function planLimits(input: PlanInput): LimitPlan {
   for (const rule of input.rules) {
     if (!rule.matches(input.model)) continue;
     const { requests, tokens, concurrent, budget } = rule.rule;
-    const key = (kind: string) => keyOf(input.principalId, rule, input.model, kind);
+    const key = (kind: string) => cachedKey(input.principalId, rule, input.model, kind);
     if (requests) {
       checks.push({ kind: 'bucket', key: key('rq'), capacity: requests.limit, windowMs: (requests.windowSeconds ?? 60) * 1000, amount: 1 });
       meters.push({ kind: 'requests', limit: requests.limit });

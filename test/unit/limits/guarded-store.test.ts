@@ -8,10 +8,9 @@ import { isGatewayError, type LimitAdjustment, type LimitCheck, type LimitStore,
 import { describe, expect, it } from 'vitest';
 import { guardStore } from '../../../src/limits/guarded-store.js';
 
-const CHECKS: LimitCheck[] = [
-  { kind: 'bucket', key: 'b', capacity: 10, windowMs: 60_000, amount: 4 },
-  { kind: 'concurrency', key: 'c', limit: 2, leaseMs: 60_000, leaseId: 'lease-1' },
-];
+const BUCKET: LimitCheck = { kind: 'bucket', key: 'b', capacity: 10, windowMs: 60_000, amount: 4 };
+const LEASE = { kind: 'concurrency', key: 'c', limit: 2, leaseMs: 60_000, leaseId: 'lease-1' } as const;
+const CHECKS: LimitCheck[] = [BUCKET, LEASE];
 
 /** A store whose reserve answers after `delayMs` (or never), recording settles. */
 function slowStore(delayMs: number | 'never'): LimitStore & { reserves: number; settled: LimitAdjustment[][] } {
@@ -46,12 +45,12 @@ describe('guardStore', () => {
     const first = await guarded.reserve(CHECKS);
     expect(first.result.ok).toBe(true);
     expect(first.store).not.toBe(store);
-    await guarded.reserve([CHECKS[0]!, { ...CHECKS[1]!, leaseId: 'lease-2' }]);
+    await guarded.reserve([BUCKET, { ...LEASE, leaseId: 'lease-2' }]);
     // The second request did not wait for the store: it was marked down.
     expect(store.reserves).toBe(1);
     expect(failures).toHaveLength(1);
     // The stand-in holds the limits per instance: a third concurrent lease is refused.
-    expect((await guarded.reserve([{ ...CHECKS[1]!, leaseId: 'lease-3' }])).result.ok).toBe(false);
+    expect((await guarded.reserve([{ ...LEASE, leaseId: 'lease-3' }])).result.ok).toBe(false);
   });
 
   it('undoes a reservation that lands after its time-out', async () => {
