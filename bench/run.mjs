@@ -13,7 +13,7 @@
  *   --no-pin            do not pin processes to cores
  *   --cpu-prof          run the servers under test with `node --cpu-prof` (profiles in bench/results/profiles/)
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,7 +26,8 @@ import { ensurePortkey, freePort, installedPortkeyVersion, portkeyArgs } from '.
 import { canPin, pin, startServer } from './lib/processes.mjs';
 import { loadAverage } from './lib/proc-stats.mjs';
 import { PROFILES } from './lib/profiles.mjs';
-import { addRatios, checkTargets, formatReport } from './lib/report.mjs';
+import { startBenchRedis } from './lib/redis.mjs';
+import { addRatios, checkTargets, formatLimitsCost, formatReport } from './lib/report.mjs';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(BENCH, '..');
@@ -98,16 +99,23 @@ async function main() {
   if (portkey.error && peers) log(`Portkey: ${portkey.error}`);
   const loadBefore = loadAverage();
   const rows = [];
+  const pairs = plan();
+  // The limits cases need a Redis: started once, for the Redis target and the in-process cost figures.
+  const redis = profileName === 'smoke' && !pairs.some(([id]) => TARGETS[id].redis) ? { error: 'not used in the smoke profile' } : await startBenchRedis({ core: CLIENT_CORE, pinning });
+  if (redis.error) log(`Redis: ${redis.error}`);
+  else process.env.REDIS_URL = redis.url;
+  let limitsCost;
   try {
-    const pairs = plan();
     await measureInRounds(pairs, stubOrigin, portkey, stub, rows);
     await measureSlowStreams(pairs, stubOrigin, portkey, stub, rows);
+    limitsCost = await measureLimitsCost(redis.url);
   } finally {
     await stub.stop();
+    await redis.stop?.();
   }
   addRatios(rows);
-  const targets = checkTargets(rows);
-  const report = formatReport(rows, targets);
+  const targets = checkTargets(rows, limitsCost);
+  const report = `${formatReport(rows, targets)}\n\n${formatLimitsCost(limitsCost)}`;
   if (profileName !== 'full') process.stdout.write(`(${profileName} profile: short windows, indicative only; \`npm run bench -- --full\` for figures to quote)\n\n`);
   process.stdout.write(`${report}\n`);
   const out = args.out ?? join(BENCH, 'results', 'latest.json');
@@ -119,8 +127,29 @@ async function main() {
     loadAverage: { before: loadBefore, after: loadAverage() }, portkey: installedPortkeyVersion() ?? null,
     settings: profile, git: gitState(),
   };
-  writeFileSync(out, `${JSON.stringify({ meta, rows, targets }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify({ meta, rows, targets, limitsCost }, null, 2)}\n`);
   log(`wrote ${out} in ${meta.seconds} s (load average ${meta.loadAverage.before} → ${meta.loadAverage.after})`);
+}
+
+/**
+ * The CPU the limits step adds per request, measured in one process pinned to
+ * the server core (bench/lib/limits-cost.mjs): `{ rows }` or `{ error }`.
+ */
+function measureLimitsCost(redisUrl) {
+  const seconds = profileName === 'full' ? 2 : profileName === 'smoke' ? 0.1 : 0.4;
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [join(BENCH, 'lib/limits-cost.mjs'), redisUrl ?? '-', String(seconds)], { cwd: ROOT, timeout: 120_000 }, (error, stdout) => {
+      if (error) {
+        log(`limits cost: failed: ${String(error.message).split('\n')[0]}`);
+        resolve({ error: String(error.message).split('\n')[0] });
+        return;
+      }
+      const rows = JSON.parse(stdout.trim().split('\n').at(-1));
+      log(`limits cost: ${rows.map((row) => `${row.config} +${row.addedCpuUs.toFixed(1)} µs`).join(', ')}`);
+      resolve({ rows, secondsPerRound: seconds });
+    });
+    pin(child.pid, SERVER_CORE, pinning);
+  });
 }
 
 /** A failed case's row. */

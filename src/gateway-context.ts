@@ -10,6 +10,7 @@ import { type Endpoint, matchEndpoint } from './match-endpoint.js';
 import type { ModelEntry } from './models/catalog.js';
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
 import type { ResolvedRoute } from './upstreams/routes.js';
+import type { TokenUsage } from './usage.js';
 
 export interface GatewayContext {
   readonly request: GatewayRequest;
@@ -38,6 +39,10 @@ export interface GatewayContext {
   dropped: string[];
   /** Notes about the translation (dropped hints, emulations), sent as `x-modelgate-warnings`. */
   warnings: string[];
+  /** The caller's rate-limit headers, set by the limits step (`limits` option). */
+  limitHeaders?: Record<string, string>;
+  /** Receives each upstream call's usage, to correct the limits' reservation. */
+  limitUsage?: (status: number, usage: TokenUsage, aborted: boolean) => void;
 }
 
 const INCOMING_ID = /^[\w.:\-]{1,128}$/;

@@ -3,6 +3,7 @@
  */
 import type { AuthOptions } from './auth/verify-key.js';
 import type { GatewayError } from './errors.js';
+import type { LimitsOptions } from './limits/limit-options.js';
 import type { FileStore } from './files/file-store.js';
 import type { Catalog } from './models/catalog.js';
 import type { ReasoningBudgets } from './translate/map-reasoning-effort.js';
@@ -70,6 +71,11 @@ export interface GatewayOptions {
   maxChoices?: number;
   /** Called once per model call (completed, failed or aborted) with its usage. Errors it throws are ignored. */
   onUsage?: (record: UsageRecord) => void;
+  /**
+   * Per-principal limits on requests, tokens, concurrent calls and spend
+   * (README "Limits and budgets"). Default: none.
+   */
+  limits?: LimitsOptions;
   /**
    * Called for every error response (4xx and 5xx), e.g. to log 5xx causes. Errors it throws are ignored.
    * The error is the redacted one the client gets (its cause chain redacted too), and the request's

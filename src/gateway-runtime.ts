@@ -10,6 +10,7 @@ import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
 import type { FileStore } from './files/file-store.js';
 import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
+import { createLimiter, type Limiter } from './limits/limiter.js';
 import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
@@ -24,6 +25,8 @@ export interface GatewayRuntime {
   readonly maxBodyBytes: number;
   readonly heartbeatMs: number;
   readonly maxChoices: number;
+  /** The limits step, when `limits` is set. */
+  readonly limiter: Limiter | undefined;
   router(): Router | Promise<Router>;
   files(): FileStore | undefined | Promise<FileStore | undefined>;
   /** Models named by exact-id routes, for the listing. */
@@ -74,6 +77,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     maxChoices: options.maxChoices ?? 8,
+    limiter: options.limits ? createLimiter(options.limits) : undefined,
     router: () => router ?? loadSimulator().then((parts) => parts.router),
     files: () => options.files ?? (routes ? undefined : loadSimulator().then((parts) => parts.files)),
     routedModels: routes ? routedModelsOf(routes, catalog) : [],

@@ -18,6 +18,7 @@ import { handleFiles } from './handlers/files-endpoint.js';
 import { handleMessages } from './handlers/messages.js';
 import { listModels, retrieveModel, servedModels } from './handlers/models.js';
 import { enforceRequestRules } from './handlers/enforce-request-rules.js';
+import { applyLimitHeaders } from './limits/limit-headers.js';
 import type { Catalog } from './models/catalog.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestRedactor } from './redact/gateway-redactor.js';
@@ -150,6 +151,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (!ctx.route) await gateway.enforceRules(ctx);
         // Also when the rules ran before a later step set the principal.
         assertModelAllowed(ctx.principal!, ctx.body!.model as string);
+        if (runtime.limiter) return runtime.limiter.run(ctx, () => dispatch(ctx, runtime));
       }
       return dispatch(ctx, runtime);
     },
@@ -170,6 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       response.headers['x-request-id'] = ctx.requestId;
       if (ctx.dropped.length > 0) response.headers['x-modelgate-dropped-params'] = ctx.dropped.join(', ');
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
+      if (ctx.limitHeaders) applyLimitHeaders(response.headers, ctx.limitHeaders);
       return response;
     },
 

@@ -33,6 +33,14 @@ export { readCredentials, readBearerToken } from './auth/read-credentials.js';
 export { createKeyVerifier } from './auth/verify-key.js';
 export type { AuthOptions, StaticKey, VerifyKey } from './auth/verify-key.js';
 
+// Limits and budgets.
+export { memoryLimitStore } from './limits/memory-limit-store.js';
+export type { MemoryLimitStoreOptions } from './limits/memory-limit-store.js';
+export { redisLimitStore } from './limits/redis-limit-store.js';
+export type { IoRedisLike, NodeRedisLike, RedisLimitStoreOptions } from './limits/redis-limit-store.js';
+export type * from './limits/limit-options.js';
+export type * from './limits/limit-store.js';
+
 // Upstreams and routing.
 export type * from './upstreams/upstream.js';
 export { openAICompatible } from './upstreams/chat-upstream.js';

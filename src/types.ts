@@ -5,6 +5,7 @@
  * everything else (routing, auth, validation, rules, upstream calls,
  * translation, SSE) happens in the framework-free core.
  */
+import type { LimitRule } from './limits/limit-options.js';
 
 /** The two client-facing interfaces the gateway serves. */
 export type WireFormat = 'chat' | 'messages';
@@ -81,4 +82,6 @@ export interface Principal {
   allowedModels?: readonly string[];
   /** Anything else the verifier wants to carry along (tenant, plan...). */
   metadata?: Record<string, unknown>;
+  /** This principal's own limits, used instead of the gateway's `limits.rules`. */
+  limits?: readonly LimitRule[];
 }

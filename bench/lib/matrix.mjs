@@ -30,12 +30,20 @@ export const TARGETS = {
     label: 'modelgate, Express 5 (after express.json() with keepRawBody)', kind: 'modelgate', script: 'servers/modelgate-express.mjs', env: { BENCH_KEEP_RAW: '1' }, bare: 'bare-express',
   },
   'modelgate-koa': { label: 'modelgate, Koa 3', kind: 'modelgate', script: 'servers/modelgate-koa.mjs', bare: 'bare-koa' },
+  // Limits (issue 14): the same node:http server with requests + concurrency limits; ratios are to modelgate-node.
+  'modelgate-node-limits': {
+    label: 'modelgate, node:http, limits in memory', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'memory' }, bare: 'modelgate-node',
+  },
+  'modelgate-node-limits-redis': {
+    label: 'modelgate, node:http, limits in Redis', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'redis' }, bare: 'modelgate-node', redis: true,
+  },
   portkey: { label: 'Portkey gateway 1.15.2', kind: 'portkey', bare: 'bare-node' },
   'portkey-streams': { label: 'Portkey gateway 1.15.2 (+ fetch shim, see notes)', kind: 'portkey', shim: true, bare: 'bare-node' },
 };
 
 const ALL_PROXIES = ['bare-node', 'bare-express', 'bare-koa', 'modelgate-node', 'modelgate-express', 'modelgate-koa'];
 const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa'];
+const LIMITS = ['modelgate-node-limits', 'modelgate-node-limits-redis'];
 
 /**
  * Request shapes. `prefix` is the stub path prefix that yields the answer;
@@ -45,12 +53,12 @@ export const SCENARIOS = {
   chat: {
     label: 'chat, non-streamed, ~1 KB', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '',
     body: () => smallChat('gpt-bench'),
-    targets: ['direct', ...ALL_PROXIES, 'bare-express-raw', 'modelgate-express-raw', 'modelgate-express-keepraw', 'portkey'],
+    targets: ['direct', ...ALL_PROXIES, 'bare-express-raw', 'modelgate-express-raw', 'modelgate-express-keepraw', ...LIMITS, 'portkey'],
   },
   messages: {
     label: 'messages, non-streamed, ~1 KB', type: 'load', endpoint: 'messages', model: 'vendora-sonnet-4-6', prefix: '',
     body: () => smallMessages('vendora-sonnet-4-6'),
-    targets: ['direct', ...ALL_PROXIES],
+    targets: ['direct', ...ALL_PROXIES, ...LIMITS],
   },
   'chat-large': {
     label: 'chat, non-streamed, 200 KB (base64 image)', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '', compare: 'chat',

@@ -50,7 +50,7 @@ function check(name, value, limit, cmp, detail) {
 }
 
 /** The issue-8 targets, each `{ name, value, limit, status }`. CPU-based figures are the noise-robust ones. */
-export function checkTargets(rows) {
+export function checkTargets(rows, limitsCost) {
   const out = [];
   const pairs = [
     ['modelgate-express', 'bare-express', ['chat', 'messages']],
@@ -80,6 +80,17 @@ export function checkTargets(rows) {
   out.push(check('modelgate-node stream-5000: events/s on one core (1e6 / CPU µs per event)', s ? 1e6 / s.cpuUsPerEvent : null, 150_000, '>='));
   const t = find(rows, 'stream-5000-translated', 'modelgate-node');
   out.push(check('modelgate-node: translated stream CPU per event vs passthrough', t?.cpuXCompare, 2, '<='));
+  // Issue 14: what limits add to the same node:http server (requests + concurrency rules, all admitted).
+  for (const scenario of ['chat', 'messages']) {
+    const base = find(rows, scenario, 'modelgate-node');
+    const memory = find(rows, scenario, 'modelgate-node-limits');
+    const redis = find(rows, scenario, 'modelgate-node-limits-redis');
+    out.push(check(`limits in memory, ${scenario}: added server CPU µs per request (HTTP, noisy)`, memory && base ? memory.cpuUsPerReq - base.cpuUsPerReq : null, 5, '<='));
+    out.push(check(`limits in Redis, ${scenario}: throughput vs no limits (measured req/s)`, ratio(redis?.rps, base?.rps), 0.85, '>='));
+    out.push(check(`limits in Redis, ${scenario}: throughput vs no limits (by CPU/request)`, ratio(base?.cpuUsPerReq, redis?.cpuUsPerReq), 0.85, '>='));
+  }
+  const inProcess = limitsCost?.rows?.find((row) => row.config === 'memory: requests + concurrent');
+  out.push(check('limits in memory: added CPU µs per request (in-process, requests + concurrent)', inProcess?.addedCpuUs ?? null, 5, '<='));
   const slow = find(rows, 'slow-streams', 'modelgate-node');
   out.push(check('modelgate-node: memory per open stream vs bare proxy', slow?.memXBare, 1.1, '<='));
   out.push(check('modelgate-node: first-event delay (p50) at 1,000 opening streams vs bare proxy', slow?.firstEventXBare, 1.2, '<='));
@@ -92,6 +103,18 @@ export function checkTargets(rows) {
     out.push(check(`issue 12: ${mg} upstreams of never-reading clients held back (share writing ≤ 256 KB during the window)`, readers ? readers.heldBack / readers.stalled : null, 1, '>='));
   }
   return out;
+}
+
+/** The in-process limits cost table. */
+export function formatLimitsCost(limitsCost) {
+  if (!limitsCost || limitsCost.error) return `### Limits: CPU added per request (in-process)\n\nnot measured: ${limitsCost?.error ?? 'no figures'}`;
+  return [
+    '### Limits: CPU added per request (in-process, ~1 KB chat, in-process upstream)\n',
+    table(
+      ['limits', 'CPU µs/req', 'added µs/req', 'req/s (16 in flight)', '× none'],
+      limitsCost.rows.map((row) => [row.config, f(row.cpuUsPerReq, 1), f(row.addedCpuUs, 1), f(row.rps), x(row.rpsXNone)]),
+    ),
+  ].join('\n');
 }
 
 const f = (value, digits = 0) => (value === null || value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits));

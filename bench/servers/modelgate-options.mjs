@@ -11,9 +11,24 @@
  *   vendora-sonnet-4-6   messages upstream, JSON answer (messages passthrough; chat → translated)
  *   vendora-opus-4-6     messages upstream, fast stream of 50 events (chat → translated)
  *   vendora-haiku-4-5    messages upstream, fast stream of 5,000 events (chat → translated)
+ *
+ * `BENCH_LIMITS=memory|redis` adds limits that admit every request (requests
+ * per minute and concurrent calls per key), in memory or in the Redis at `REDIS_URL`.
  */
-import { messagesUpstream, openAICompatible } from '../../dist/index.js';
+import { messagesUpstream, openAICompatible, redisLimitStore } from '../../dist/index.js';
 import { ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD } from '../lib/wire-bodies.mjs';
+
+const LIMIT_RULES = [{ requests: { limit: 1e12 }, concurrent: 1e9 }];
+
+async function benchLimits(mode) {
+  if (mode === 'memory') return { rules: LIMIT_RULES };
+  if (mode !== 'redis') return undefined;
+  const { Redis } = await import('ioredis');
+  const client = new Redis(process.env.REDIS_URL);
+  return { rules: LIMIT_RULES, store: redisLimitStore({ client, prefix: `bench:${process.pid}:` }) };
+}
+
+const limits = await benchLimits(process.env.BENCH_LIMITS);
 
 export const BENCH_KEY = 'sk-bench';
 export const STREAM_SIZES = [50, 5000];
@@ -32,5 +47,5 @@ export function gatewayOptions(stub = process.env.STUB) {
     { match: 'vendora-sonnet-4-6', upstream: messages('') },
     ...Object.entries(TRANSLATED_STREAMS).map(([model, n]) => ({ match: model, upstream: messages(`/sse/${n}/0`) })),
   ];
-  return { auth: { keys: [BENCH_KEY] }, routes };
+  return { auth: { keys: [BENCH_KEY] }, routes, ...(limits ? { limits } : {}) };
 }

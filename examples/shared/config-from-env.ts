@@ -8,6 +8,7 @@
  * | `MODELGATE_API_KEYS` | one generated `sk-dev-…` key | Comma-separated keys callers may use |
  * | `OPENAI_BASE_URL`, `OPENAI_API_KEY` | unset | Chat-completions upstream for every model outside the twelve |
  * | `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated) and for `/v1/files` |
+ * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT`, `REDIS_URL` | unset | Limits per key (see `limits-from-env.ts`) |
  *
  * An upstream family is configured when its base URL or its key is set; a
  * key alone uses the vendor's public base URL. With neither family set, the
@@ -26,6 +27,7 @@ import {
 } from 'modelgate';
 import { createSimulator } from 'modelgate/testing';
 import { redactURL } from './print-startup.js';
+import { limitsFromEnv } from './limits-from-env.js';
 
 /** Base URL of the chat upstream when only `OPENAI_API_KEY` is set (the official client's default). */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -83,6 +85,9 @@ function readUpstream(env: Env, prefix: 'OPENAI' | 'ANTHROPIC', defaultBaseURL: 
  * `process.env`). Throws on an invalid `PORT`.
  */
 export function configFromEnv(env: Env = process.env): ExampleConfig {
+  const { limits, notes: limitNotes } = limitsFromEnv(env);
+  const withLimits = (config: ExampleConfig): ExampleConfig =>
+    limits ? { ...config, options: { ...config.options, limits }, notes: [...config.notes, ...limitNotes] } : config;
   const configured = parseKeys(env.MODELGATE_API_KEYS);
   const generatedKey = configured.length === 0;
   const keys = generatedKey ? [`sk-dev-${randomBytes(18).toString('base64url')}`] : configured;
@@ -96,11 +101,11 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   const chat = readUpstream(env, 'OPENAI', DEFAULT_OPENAI_BASE_URL);
   const vendor = readUpstream(env, 'ANTHROPIC', DEFAULT_ANTHROPIC_BASE_URL);
   if (!chat && !vendor) {
-    return {
+    return withLimits({
       ...base,
       options: { auth: { keys } },
       notes: ['No upstream configured: the embedded simulator serves every model and /v1/files.'],
-    };
+    });
   }
 
   const notes: string[] = [];
@@ -129,9 +134,9 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     { match: (model) => DEFAULT_CATALOG.has(model), upstream: messages },
     { match: '*', upstream: chatUpstream },
   ];
-  return {
+  return withLimits({
     ...base,
     options: { auth: { keys }, routes, files: vendor ? upstreamFileStore(messages) : simulated().files },
     notes,
-  };
+  });
 }

@@ -31,12 +31,15 @@ export function reportUsage(ctx: GatewayContext, runtime: GatewayRuntime, outcom
  */
 export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((outcome: UsageOutcome) => void) | undefined {
   const onUsage = runtime.options.onUsage;
-  if (!onUsage || !ctx.endpoint) return undefined;
+  const limitUsage = ctx.limitUsage;
+  if ((!onUsage && !limitUsage) || !ctx.endpoint) return undefined;
   const { requestId, startedAt } = ctx;
   const principalId = ctx.principal?.id;
   const endpoint = ctx.endpoint.name;
   const model = String(ctx.body?.model ?? '');
   return (outcome) => {
+    limitUsage?.(outcome.status, outcome.usage, outcome.aborted);
+    if (!onUsage) return;
     const record: UsageRecord = {
       requestId,
       principalId,
@@ -59,7 +62,7 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
   };
 }
 
-/** True when `onUsage` is set (so handlers skip usage work otherwise). */
+/** True when `onUsage` or limits are set (so handlers skip usage work otherwise). */
 export function wantsUsage(runtime: GatewayRuntime): boolean {
-  return runtime.options.onUsage !== undefined;
+  return runtime.options.onUsage !== undefined || runtime.limiter !== undefined;
 }

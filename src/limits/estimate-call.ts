@@ -1,0 +1,62 @@
+/**
+ * The size of a model call before it is made: prompt tokens by the
+ * project's tokenizer (loaded on first use, only by gateways with token or
+ * budget limits), output tokens from `max_tokens` or the configured
+ * expectation, and how many upstream calls `n` turns into.
+ *
+ * @internal
+ */
+import type { ResolvedRoute } from '../upstreams/routes.js';
+import type { CallEstimate } from './plan-limits.js';
+
+type Counters = typeof import('../tokens/count-tokens.js');
+
+let counters: Promise<Counters> | undefined;
+
+/** Loads the tokenizer once. */
+export function loadTokenCounters(): Promise<Counters> {
+  counters ??= import('../tokens/count-tokens.js');
+  return counters;
+}
+
+type Body = Record<string, unknown>;
+
+function positive(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Upstream calls of a request: a chat request with `n > 1` on a
+ * messages-format upstream is fanned out to `n` calls (fan-out-chat.ts);
+ * everything else is one call.
+ */
+export function callsOf(endpoint: string, body: Body, route: ResolvedRoute | undefined): { choices: number; calls: number } {
+  const choices = endpoint === 'chat.completions' ? (positive(body.n) ?? 1) : 1;
+  const fannedOut = choices > 1 && route?.targets[0]?.upstream.format === 'messages';
+  return { choices, calls: fannedOut ? choices : 1 };
+}
+
+function promptTokens(tokens: Counters, endpoint: string, body: Body): number {
+  try {
+    if (endpoint === 'chat.completions') {
+      return tokens.countChatRequestTokens(body as unknown as Parameters<Counters['countChatRequestTokens']>[0]);
+    }
+    return tokens.countMessagesRequestTokens(body as unknown as Parameters<Counters['countMessagesRequestTokens']>[0]);
+  } catch {
+    // A body the counter cannot walk still gets a size: about four bytes per token.
+    return Math.ceil(JSON.stringify(body).length / 4);
+  }
+}
+
+/** The estimate of one request. */
+export function estimateCall(
+  tokens: Counters,
+  endpoint: string,
+  body: Body,
+  route: ResolvedRoute | undefined,
+  expectedOutputTokens: number,
+): CallEstimate {
+  const { choices, calls } = callsOf(endpoint, body, route);
+  const outputTokens = positive(body.max_completion_tokens) ?? positive(body.max_tokens) ?? expectedOutputTokens;
+  return { inputTokens: promptTokens(tokens, endpoint, body), outputTokens, choices, calls };
+}

@@ -1,0 +1,118 @@
+/**
+ * Puts a time bound on every store command and applies the outage policy:
+ * `'open'` answers from an in-memory stand-in, `'closed'` fails with a 503.
+ * After a failure the store is left alone for `retryMs` (requests go
+ * straight to the policy), so an outage costs one time-out, not one per
+ * request.
+ *
+ * @internal
+ */
+import { GatewayError } from '../errors.js';
+import type { LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
+import type { StoreErrorPolicy } from './limit-options.js';
+import { memoryLimitStore } from './memory-limit-store.js';
+
+export interface GuardedStoreOptions {
+  policy: StoreErrorPolicy;
+  timeoutMs: number;
+  retryMs: number;
+  onFailure?: ((error: unknown) => void) | undefined;
+  /** False for the built-in memory store: it cannot fail or stall, so no timer is set. */
+  bounded: boolean;
+}
+
+/** A reservation and the store that holds it (settled in the same one). */
+export interface Reservation {
+  result: ReserveResult;
+  store: LimitStore;
+}
+
+export interface GuardedStore {
+  reserve(checks: readonly LimitCheck[]): Promise<Reservation>;
+  settle(store: LimitStore, adjustments: readonly LimitAdjustment[]): void;
+}
+
+/** Rejects when `promise` takes longer than `ms`. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`limit store did not answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** What undoes a reservation: used when a timed-out reserve still lands in the store later. */
+function refund(checks: readonly LimitCheck[], result: ReserveResult): LimitAdjustment[] {
+  return checks.map((check, index): LimitAdjustment => {
+    switch (check.kind) {
+      case 'bucket':
+        return { kind: 'bucket', key: check.key, capacity: check.capacity, windowMs: check.windowMs, delta: -check.amount };
+      case 'concurrency':
+        return { kind: 'concurrency', key: check.key, leaseId: check.leaseId };
+      case 'budget':
+        return { kind: 'budget', key: check.key, periodMs: check.periodMs, period: result.states[index]?.period ?? 0, delta: -check.amount };
+    }
+  });
+}
+
+export function guardStore(store: LimitStore, options: GuardedStoreOptions): GuardedStore {
+  const standIn = memoryLimitStore();
+  let downUntil = 0;
+
+  const report = (error: unknown): void => {
+    downUntil = Date.now() + options.retryMs;
+    try {
+      options.onFailure?.(error);
+    } catch {
+      // A failing logger must not change the answer.
+    }
+  };
+
+  const unavailable = (cause: unknown): GatewayError =>
+    new GatewayError('UPSTREAM_UNAVAILABLE', 'The rate-limit store is unavailable, so no request can be admitted; retry shortly.', {
+      status: 503,
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(options.retryMs / 1000))) },
+      cause,
+    });
+
+  const fallback = async (checks: readonly LimitCheck[], cause: unknown): Promise<Reservation> => {
+    if (options.policy === 'closed') throw unavailable(cause);
+    return { result: await standIn.reserve(checks), store: standIn };
+  };
+
+  return {
+    async reserve(checks) {
+      if (!options.bounded) return { result: await store.reserve(checks), store };
+      if (store === standIn || Date.now() < downUntil) return fallback(checks, new Error('limit store marked down after a failure'));
+      const pending = store.reserve(checks);
+      try {
+        return { result: await withTimeout(pending, options.timeoutMs), store };
+      } catch (error) {
+        report(error);
+        // A reserve that lands after its time-out (a client's offline queue replaying it) is undone:
+        // this request was answered by the policy, not by that reservation.
+        pending.then((late) => (late.ok ? store.settle(refund(checks, late)) : undefined)).catch(() => {});
+        return fallback(checks, error);
+      }
+    },
+    settle(target, adjustments) {
+      if (adjustments.length === 0) return;
+      if (!options.bounded) {
+        void target.settle(adjustments);
+        return;
+      }
+      // Settling is off the response path; a failed one leaves counters that expire on their own.
+      withTimeout(target.settle(adjustments), options.timeoutMs).catch((error: unknown) => {
+        if (target !== standIn) report(error);
+      });
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The rate-limit headers of the caller's interface, from the gateway's own
+ * counters:
+ * - chat: `x-ratelimit-{limit,remaining,reset}-{requests,tokens}`, the reset
+ *   as a duration until the limit is back to its initial state (`1s`, `6m0s`, `20ms`);
+ * - messages: `anthropic-ratelimit-{requests,tokens}-{limit,remaining,reset}`,
+ *   the reset as an RFC 3339 time; input-only and output-only token limits
+ *   also as `anthropic-ratelimit-{input,output}-tokens-*`.
+ * When several rules apply, the one with the least remaining is shown (the
+ * vendors show the most restrictive limit in effect).
+ *
+ * @internal
+ */
+import type { WireFormat } from '../types.js';
+import type { CheckState } from './limit-store.js';
+import type { Meter } from './plan-limits.js';
+
+/** A duration as Go prints it (the chat vendor's format): `20ms`, `1s`, `1.5s`, `6m0s`, `1h0m0s`. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms));
+  if (total < 1000) return `${total}ms`;
+  const hours = Math.floor(total / 3_600_000);
+  const minutes = Math.floor((total % 3_600_000) / 60_000);
+  const seconds = (total % 60_000) / 1000;
+  const secondsText = `${Number(seconds.toFixed(3))}s`;
+  if (hours > 0) return `${hours}h${minutes}m${secondsText}`;
+  if (minutes > 0) return `${minutes}m${secondsText}`;
+  return secondsText;
+}
+
+/** An RFC 3339 UTC time, whole seconds rounded up (`2026-01-15T14:24:00Z`). */
+export function formatResetTime(nowMs: number, resetMs: number): string {
+  const at = Math.ceil((nowMs + Math.max(0, resetMs)) / 1000) * 1000;
+  return new Date(at).toISOString().replace('.000Z', 'Z');
+}
+
+type Shown = { limit: number; remaining: number; resetMs: number } | undefined;
+
+/** Keeps the more restrictive of two: less remaining, then the later reset. */
+function tighter(shown: Shown, limit: number, state: CheckState): Shown {
+  if (shown && (shown.remaining < state.remaining || (shown.remaining === state.remaining && shown.resetMs >= state.resetMs))) return shown;
+  return { limit, remaining: state.remaining, resetMs: state.resetMs };
+}
+
+// Header names built once: [limit, remaining, reset] per measure and format.
+const NAMES = {
+  chat: {
+    requests: ['x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests', 'x-ratelimit-reset-requests'],
+    tokens: ['x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens', 'x-ratelimit-reset-tokens'],
+  },
+  messages: {
+    requests: ['anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining', 'anthropic-ratelimit-requests-reset'],
+    tokens: ['anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining', 'anthropic-ratelimit-tokens-reset'],
+    input: ['anthropic-ratelimit-input-tokens-limit', 'anthropic-ratelimit-input-tokens-remaining', 'anthropic-ratelimit-input-tokens-reset'],
+    output: ['anthropic-ratelimit-output-tokens-limit', 'anthropic-ratelimit-output-tokens-remaining', 'anthropic-ratelimit-output-tokens-reset'],
+  },
+} as const;
+
+function put(headers: Record<string, string>, format: WireFormat, names: readonly [string, string, string], shown: Shown, nowMs: number): void {
+  if (!shown) return;
+  headers[names[0]] = String(shown.limit);
+  headers[names[1]] = String(shown.remaining);
+  headers[names[2]] = format === 'chat' ? formatDuration(shown.resetMs) : formatResetTime(nowMs, shown.resetMs);
+}
+
+/** The headers for `format` after a reserve at store time `nowMs`. */
+export function limitHeaders(format: WireFormat, meters: readonly Meter[], states: readonly CheckState[], nowMs: number): Record<string, string> {
+  let requests: Shown;
+  let tokens: Shown;
+  let input: Shown;
+  let output: Shown;
+  for (let i = 0; i < meters.length; i++) {
+    const meter = meters[i]!;
+    const state = states[i];
+    if (!state) continue;
+    if (meter.kind === 'requests') requests = tighter(requests, meter.limit, state);
+    else if (meter.kind === 'tokens') {
+      tokens = tighter(tokens, meter.limit, state);
+      if (meter.count === 'input') input = tighter(input, meter.limit, state);
+      else if (meter.count === 'output') output = tighter(output, meter.limit, state);
+    }
+  }
+  const headers: Record<string, string> = {};
+  const names = NAMES[format];
+  put(headers, format, names.requests, requests, nowMs);
+  put(headers, format, names.tokens, tokens, nowMs);
+  if (format === 'messages') {
+    put(headers, format, NAMES.messages.input, input, nowMs);
+    put(headers, format, NAMES.messages.output, output, nowMs);
+  }
+  return headers;
+}
+
+/**
+ * Sets the gateway's limit headers on a response, after removing the
+ * upstream's rate-limit headers of both conventions: they describe the
+ * gateway's upstream key, shared by every caller, not this caller's limits.
+ */
+export function applyLimitHeaders(headers: Record<string, string>, own: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(headers)) {
+    if (name.startsWith('x-ratelimit-') || name.startsWith('anthropic-ratelimit-')) delete headers[name];
+  }
+  Object.assign(headers, own);
+}

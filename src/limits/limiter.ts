@@ -1,0 +1,165 @@
+/**
+ * The limits step of a model call: plan the checks of the caller's rules,
+ * reserve them in the store (429 with `retry-after` when they do not fit,
+ * before anything is sent upstream), run the call, and settle to the actual
+ * usage when its last upstream call ends (or it fails, or the client leaves).
+ * Retries and fallbacks happen inside the call: the reservation is made
+ * once and settled once, whatever the number of attempts.
+ *
+ * @internal
+ */
+import { GatewayError } from '../errors.js';
+import type { GatewayContext } from '../gateway-context.js';
+import type { GatewayResponse } from '../types.js';
+import { callsOf, estimateCall, loadTokenCounters } from './estimate-call.js';
+import { guardStore } from './guarded-store.js';
+import { limitHeaders } from './limit-headers.js';
+import type { LimitRule, LimitsOptions } from './limit-options.js';
+import type { CheckState } from './limit-store.js';
+import { memoryLimitStore } from './memory-limit-store.js';
+import { compileRules, type CompiledRule, type LimitPlan, type Meter, planLimits } from './plan-limits.js';
+import { createSettlement } from './settlement.js';
+
+export interface Limiter {
+  /** Runs `call` under the caller's limits (model-call endpoints only; others run as they are). */
+  run(ctx: GatewayContext, call: () => Promise<GatewayResponse>): Promise<GatewayResponse>;
+}
+
+const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages']);
+/** After a client leaves, the relay reports its usage at once; this only catches a response never started. */
+const ABORT_SETTLE_MS = 2000;
+
+function needsEstimate(rules: readonly CompiledRule[]): boolean {
+  return rules.some((rule) => rule.rule.tokens !== undefined || rule.rule.budget !== undefined);
+}
+
+function seconds(ms: number): string {
+  const value = ms / 1000;
+  return value >= 10 ? `${Math.ceil(value)} s` : `${Number(value.toFixed(1))} s`;
+}
+
+function describe(meter: Meter, state: CheckState, rule: { windowMs?: number }): string {
+  switch (meter.kind) {
+    case 'requests':
+      return `requests: ${meter.limit} per ${seconds(rule.windowMs ?? 60_000)}`;
+    case 'tokens':
+      return `tokens: this request needs ${meter.reserved} (${meter.count}, estimated) of ${meter.limit} per ${seconds(meter.windowMs)}, ${state.remaining} left`;
+    case 'concurrent':
+      return `concurrent requests: at most ${meter.limit} at once`;
+    case 'budget':
+      return `budget: ${meter.limit} per ${seconds(meter.periodMs)} is spent`;
+  }
+}
+
+/** The 429 for a refused reservation: the real wait until every check fits. */
+function refusal(plan: LimitPlan, states: readonly CheckState[], headers: Record<string, string>): GatewayError {
+  const failed = plan.meters.map((meter, index) => ({ meter, state: states[index]!, check: plan.checks[index]! })).filter(({ state }) => state.retryAfterMs !== 0);
+  const never = failed.some(({ state }) => state.retryAfterMs < 0);
+  const waitMs = Math.max(...failed.map(({ state }) => state.retryAfterMs));
+  const budget = failed.some(({ meter }) => meter.kind === 'budget');
+  const reasons = failed.map(({ meter, state, check }) => describe(meter, state, check.kind === 'bucket' ? { windowMs: check.windowMs } : {})).join('; ');
+  const out = { ...headers };
+  let message: string;
+  if (never) {
+    message = `This request can never fit this key's limits (${reasons}); make it smaller (fewer input tokens, a lower max_tokens or n) or raise the limit.`;
+    out['x-should-retry'] = 'false';
+  } else {
+    message = `Rate limit reached for this key (${reasons}). Retry in ${seconds(waitMs)}.`;
+    out['retry-after'] = String(Math.max(1, Math.ceil(waitMs / 1000)));
+    out['retry-after-ms'] = String(Math.max(1, Math.ceil(waitMs)));
+    // A spent budget comes back with the next period: clients' quick automatic retries cannot help.
+    if (budget) out['x-should-retry'] = 'false';
+  }
+  return new GatewayError('RATE_LIMITED', message, {
+    chatCode: budget ? 'insufficient_quota' : 'rate_limit_exceeded',
+    ...(budget ? { chatType: 'insufficient_quota' } : {}),
+    messagesType: 'rate_limit_error',
+    headers: out,
+  });
+}
+
+interface RuleSet {
+  all: CompiledRule[];
+  /** The rules that apply to `model` (remembered for the first 1000 model ids). */
+  forModel(model: string): CompiledRule[];
+}
+
+function ruleSet(rules: readonly LimitRule[]): RuleSet {
+  const all = compileRules(rules);
+  const byModel = new Map<string, CompiledRule[]>();
+  return {
+    all,
+    forModel(model) {
+      let applicable = byModel.get(model);
+      if (applicable) return applicable;
+      applicable = all.filter((rule) => rule.matches(model));
+      if (byModel.size < 1000) byModel.set(model, applicable);
+      return applicable;
+    },
+  };
+}
+
+/** Builds the limiter for the `limits` option. */
+export function createLimiter(options: LimitsOptions): Limiter {
+  const defaultRules = ruleSet(options.rules ?? []);
+  const compiled = new WeakMap<readonly LimitRule[], RuleSet>();
+  const rulesOf = (own: readonly LimitRule[] | undefined): RuleSet => {
+    if (!own) return defaultRules;
+    let rules = compiled.get(own);
+    if (!rules) compiled.set(own, (rules = ruleSet(own)));
+    return rules;
+  };
+  const guarded = guardStore(options.store ?? memoryLimitStore(), {
+    policy: options.onStoreError ?? 'open',
+    timeoutMs: options.storeTimeoutMs ?? 250,
+    retryMs: options.storeRetryMs ?? 1000,
+    onFailure: options.onStoreFailure,
+    bounded: options.store !== undefined,
+  });
+  const expectedOutputTokens = options.expectedOutputTokens ?? 4096;
+  const leaseMs = (options.concurrencyLeaseSeconds ?? 600) * 1000;
+  if (needsEstimate(defaultRules.all)) void loadTokenCounters();
+
+  return {
+    async run(ctx, call) {
+      const endpoint = ctx.endpoint?.name;
+      const principal = ctx.principal;
+      const body = ctx.body;
+      if (!endpoint || !LIMITED_ENDPOINTS.has(endpoint) || !principal || !body) return call();
+      const model = String(body.model);
+      const applicable = rulesOf(principal.limits).forModel(model);
+      if (applicable.length === 0) return call();
+      const counters = needsEstimate(applicable) ? await loadTokenCounters() : undefined;
+      const estimate = counters ? estimateCall(counters, endpoint, body, ctx.route, expectedOutputTokens) : undefined;
+      const plan = planLimits({
+        principalId: principal.id,
+        model,
+        rules: applicable,
+        estimate: () => estimate!,
+        prices: options.prices,
+        leaseMs,
+      });
+      const { result, store } = await guarded.reserve(plan.checks);
+      const headers = limitHeaders(ctx.format, plan.meters, result.states, result.now);
+      ctx.limitHeaders = headers;
+      if (!result.ok) throw refusal(plan, result.states, headers);
+
+      const signal = ctx.request.signal;
+      // Backstop for a stream never started when the client left (a started one reports its usage; a
+      // non-streamed call fails or reports when its upstream call is aborted).
+      const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
+      const watchAbort = body.stream === true && ctx.route?.onClientAbort !== 'drain';
+      const settlement = createSettlement(guarded, store, plan, result, estimate, callsOf(endpoint, body, ctx.route).calls, () => {
+        if (watchAbort) signal.removeEventListener('abort', onAbort);
+      });
+      ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
+      if (watchAbort) signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        return await call();
+      } catch (error) {
+        settlement.finish();
+        throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The default store: counters in this process's memory (one gateway
+ * instance). Expired counters are dropped as they are touched and by a
+ * sweep every minute, so idle principals cost nothing.
+ */
+import type { CheckState, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
+
+interface Bucket { level: number; at: number; expiresAt: number }
+interface Leases { leases: Map<string, number>; expiresAt: number }
+interface Spend { period: number; spent: number; expiresAt: number }
+
+type Entry = Bucket | Leases | Spend;
+
+/** Options of {@link memoryLimitStore}. */
+export interface MemoryLimitStoreOptions {
+  /** The clock, ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** Creates an in-memory {@link LimitStore}. */
+export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitStore {
+  const clock = options.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  let sweptAt = clock();
+
+  const live = <T extends Entry>(key: string, now: number): T | undefined => {
+    const entry = entries.get(key);
+    if (entry === undefined || entry.expiresAt > now) return entry as T | undefined;
+    entries.delete(key);
+    return undefined;
+  };
+
+  const sweep = (now: number): void => {
+    if (now - sweptAt < 60_000) return;
+    sweptAt = now;
+    for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+  };
+
+  const bucketLevel = (check: { key: string; capacity: number; windowMs: number }, now: number): number => {
+    const bucket = live<Bucket>(check.key, now);
+    if (bucket === undefined) return check.capacity;
+    return Math.min(check.capacity, bucket.level + ((now - bucket.at) * check.capacity) / check.windowMs);
+  };
+
+  const setBucket = (check: { key: string; capacity: number; windowMs: number }, level: number, now: number): void => {
+    const untilFull = Math.ceil(((check.capacity - level) * check.windowMs) / check.capacity);
+    entries.set(check.key, { level, at: now, expiresAt: now + untilFull + 1000 });
+  };
+
+  const leasesOf = (key: string, now: number): Map<string, number> => {
+    const leases = live<Leases>(key, now)?.leases ?? new Map<string, number>();
+    for (const [id, expiresAt] of leases) if (expiresAt <= now) leases.delete(id);
+    return leases;
+  };
+
+  const inspect = (check: LimitCheck, now: number): CheckState => {
+    switch (check.kind) {
+      case 'bucket': {
+        const level = bucketLevel(check, now);
+        const retryAfterMs = check.amount > check.capacity ? -1 : level >= check.amount ? 0 : Math.ceil(((check.amount - level) * check.windowMs) / check.capacity);
+        const after = retryAfterMs === 0 ? level - check.amount : level;
+        return { remaining: Math.max(0, Math.floor(after)), resetMs: Math.ceil(((check.capacity - after) * check.windowMs) / check.capacity), retryAfterMs, period: 0 };
+      }
+      case 'concurrency': {
+        const open = leasesOf(check.key, now).size;
+        const fits = open < check.limit;
+        return { remaining: Math.max(0, check.limit - open - (fits ? 1 : 0)), resetMs: 0, retryAfterMs: check.limit < 1 ? -1 : fits ? 0 : 1000, period: 0 };
+      }
+      case 'budget': {
+        const period = Math.floor(now / check.periodMs);
+        const spend = live<Spend>(check.key, now);
+        const spent = spend?.period === period ? spend.spent : 0;
+        const resetMs = (period + 1) * check.periodMs - now;
+        const retryAfterMs = check.amount > check.limit ? -1 : spent + check.amount <= check.limit ? 0 : resetMs;
+        const after = retryAfterMs === 0 ? spent + check.amount : spent;
+        return { remaining: Math.max(0, Math.floor(check.limit - after)), resetMs, retryAfterMs, period };
+      }
+    }
+  };
+
+  const take = (check: LimitCheck, state: CheckState, now: number): void => {
+    switch (check.kind) {
+      case 'bucket':
+        setBucket(check, bucketLevel(check, now) - check.amount, now);
+        return;
+      case 'concurrency': {
+        const leases = leasesOf(check.key, now);
+        leases.set(check.leaseId, now + check.leaseMs);
+        entries.set(check.key, { leases, expiresAt: now + check.leaseMs });
+        return;
+      }
+      case 'budget': {
+        const spend = live<Spend>(check.key, now);
+        const spent = spend?.period === state.period ? spend.spent : 0;
+        entries.set(check.key, { period: state.period, spent: spent + check.amount, expiresAt: (state.period + 1) * check.periodMs + 60_000 });
+      }
+    }
+  };
+
+  const adjust = (adjustment: LimitAdjustment, now: number): void => {
+    switch (adjustment.kind) {
+      case 'bucket':
+        setBucket(adjustment, Math.min(adjustment.capacity, bucketLevel(adjustment, now) - adjustment.delta), now);
+        return;
+      case 'concurrency':
+        live<Leases>(adjustment.key, now)?.leases.delete(adjustment.leaseId);
+        return;
+      case 'budget': {
+        const spend = live<Spend>(adjustment.key, now);
+        if (spend?.period === adjustment.period) spend.spent += adjustment.delta;
+      }
+    }
+  };
+
+  return {
+    // Synchronous inside: nothing else runs between the checks and the takes, so it is atomic.
+    reserve(checks) {
+      const now = clock();
+      sweep(now);
+      const states = checks.map((check) => inspect(check, now));
+      const ok = states.every((state) => state.retryAfterMs === 0);
+      if (ok) checks.forEach((check, index) => take(check, states[index]!, now));
+      const result: ReserveResult = { ok, now, states };
+      return Promise.resolve(result);
+    },
+    settle(adjustments) {
+      const now = clock();
+      for (const adjustment of adjustments) adjust(adjustment, now);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Turns the rules that apply to one model call into store checks: which
+ * counters (keys), how much to reserve, and what each check measures (for
+ * the correction at the end and for the response headers).
+ *
+ * @internal
+ */
+import { randomUUID } from 'node:crypto';
+import { globToRegExp } from '../upstreams/routes.js';
+import type { LimitCheck } from './limit-store.js';
+import type { LimitRule, ModelPrice, TokenCount } from './limit-options.js';
+
+/** The size of one request, estimated before the call. */
+export interface CallEstimate {
+  /** Prompt tokens of one upstream call (the project's tokenizer). */
+  inputTokens: number;
+  /** Output tokens reserved per choice (`max_tokens` or the configured expectation). */
+  outputTokens: number;
+  /** Choices asked for (`n`). */
+  choices: number;
+  /** Upstream calls the request makes: `n` when fanned out to a messages upstream, else 1. */
+  calls: number;
+}
+
+/** What a check measures. */
+export type Meter =
+  | { kind: 'requests'; limit: number }
+  | { kind: 'tokens'; limit: number; count: TokenCount; reserved: number; capacity: number; windowMs: number }
+  | { kind: 'concurrent'; limit: number }
+  | { kind: 'budget'; limit: number; reserved: number; price: ModelPrice; periodMs: number };
+
+export interface LimitPlan {
+  checks: LimitCheck[];
+  meters: Meter[];
+}
+
+/** One compiled rule. */
+export interface CompiledRule {
+  rule: LimitRule;
+  id: string;
+  matches(model: string): boolean;
+  /** Counter keys already built, by principal, model and kind. */
+  keys: Map<string, string>;
+}
+
+const MICRO = 1_000_000;
+
+export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
+  return rules.map((rule) => {
+    const patterns = rule.models === undefined ? undefined : typeof rule.models === 'string' ? [rule.models] : [...rule.models];
+    const tests = patterns?.map((pattern) => globToRegExp(pattern));
+    return {
+      rule,
+      id: rule.id ?? (patterns ? patterns.join(',') : '*'),
+      matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
+      keys: new Map(),
+    };
+  });
+}
+
+/** The price of `model`: an exact key first, then the first glob that matches. */
+export function priceOf(prices: Readonly<Record<string, ModelPrice>> | undefined, model: string): ModelPrice | undefined {
+  if (!prices) return undefined;
+  if (Object.hasOwn(prices, model)) return prices[model];
+  for (const [pattern, price] of Object.entries(prices)) {
+    if (/[*?]/.test(pattern) && globToRegExp(pattern).test(model)) return price;
+  }
+  return undefined;
+}
+
+/** Tokens a token limit counts for these input and output figures. */
+export function countedTokens(count: TokenCount, input: number, output: number): number {
+  if (count === 'input') return input;
+  if (count === 'output') return output;
+  return input + output;
+}
+
+/** Cost in millionths of the currency: price per million tokens × tokens. Cache prices default to the input price. */
+export function costMicros(price: ModelPrice, usage: { input: number; cacheRead: number; cacheWrite: number; output: number }): number {
+  const input = price.input ?? 0;
+  return input * usage.input + (price.cacheRead ?? input) * usage.cacheRead + (price.cacheWrite ?? input) * usage.cacheWrite + (price.output ?? 0) * usage.output;
+}
+
+// Keys hold the principal in a hash tag so that one request's keys share a Redis Cluster slot.
+function keyOf(principalId: string, rule: CompiledRule, model: string, kind: string): string {
+  const scope = rule.rule.eachModel ? `${rule.id}:${model}` : rule.id;
+  return `{${encodeURIComponent(principalId)}}:${scope}:${kind}`;
+}
+
+const MAX_CACHED_KEYS = 10_000;
+
+/** {@link keyOf}, remembered per rule (the cache starts over once it holds 10,000 keys). */
+function cachedKey(principalId: string, rule: CompiledRule, model: string, kind: string): string {
+  const id = `${kind}\u0000${model}\u0000${principalId}`;
+  let key = rule.keys.get(id);
+  if (key === undefined) {
+    if (rule.keys.size >= MAX_CACHED_KEYS) rule.keys.clear();
+    key = keyOf(principalId, rule, model, kind);
+    rule.keys.set(id, key);
+  }
+  return key;
+}
+
+export interface PlanInput {
+  principalId: string;
+  model: string;
+  rules: readonly CompiledRule[];
+  /** Computed only when a token or budget limit applies. */
+  estimate: () => CallEstimate;
+  prices: Readonly<Record<string, ModelPrice>> | undefined;
+  leaseMs: number;
+}
+
+/** The checks for one request; empty when no rule applies. */
+export function planLimits(input: PlanInput): LimitPlan {
+  const checks: LimitCheck[] = [];
+  const meters: Meter[] = [];
+  let estimate: CallEstimate | undefined;
+  const sized = () => (estimate ??= input.estimate());
+  let leaseId: string | undefined;
+  for (const rule of input.rules) {
+    if (!rule.matches(input.model)) continue;
+    const { requests, tokens, concurrent, budget } = rule.rule;
+    const key = (kind: string) => cachedKey(input.principalId, rule, input.model, kind);
+    if (requests) {
+      checks.push({ kind: 'bucket', key: key('rq'), capacity: requests.limit, windowMs: (requests.windowSeconds ?? 60) * 1000, amount: 1 });
+      meters.push({ kind: 'requests', limit: requests.limit });
+    }
+    if (tokens) {
+      const { inputTokens, outputTokens, choices, calls } = sized();
+      const count = tokens.count ?? 'input+output';
+      const reserved = countedTokens(count, inputTokens * calls, outputTokens * choices);
+      const windowMs = (tokens.windowSeconds ?? 60) * 1000;
+      checks.push({ kind: 'bucket', key: key(`tk:${count}`), capacity: tokens.limit, windowMs, amount: reserved });
+      meters.push({ kind: 'tokens', limit: tokens.limit, count, reserved, capacity: tokens.limit, windowMs });
+    }
+    if (concurrent !== undefined) {
+      leaseId ??= randomUUID();
+      checks.push({ kind: 'concurrency', key: key('cc'), limit: concurrent, leaseMs: input.leaseMs, leaseId });
+      meters.push({ kind: 'concurrent', limit: concurrent });
+    }
+    if (budget) {
+      const { inputTokens, outputTokens, choices, calls } = sized();
+      const price = priceOf(input.prices, input.model) ?? {};
+      const reserved = costMicros(price, { input: inputTokens * calls, cacheRead: 0, cacheWrite: 0, output: outputTokens * choices });
+      const periodMs = (budget.periodSeconds ?? 86_400) * 1000;
+      checks.push({ kind: 'budget', key: key('sp'), limit: budget.limit * MICRO, periodMs, amount: reserved });
+      meters.push({ kind: 'budget', limit: budget.limit, reserved, price, periodMs });
+    }
+  }
+  return { checks, meters };
+}

@@ -1,0 +1,85 @@
+/**
+ * The end of an admitted request: collects the usage of its upstream calls
+ * (one record per call; `n` for a fanned-out `n > 1`) and, once all are in
+ * or the request failed, corrects the store to the actual usage in one
+ * settle: token buckets and budgets by actual minus reserved, concurrency
+ * released. Failed calls count 0 tokens. Runs once; later records are ignored.
+ *
+ * @internal
+ */
+import type { TokenUsage } from '../usage.js';
+import type { GuardedStore } from './guarded-store.js';
+import type { LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
+import { costMicros, countedTokens, type CallEstimate, type LimitPlan } from './plan-limits.js';
+
+interface Totals {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}
+
+export interface Settlement {
+  /** One upstream call ended with `status` and the usage it reported. */
+  record(status: number, usage: TokenUsage, aborted: boolean): void;
+  /** Settles now with what was recorded (the request failed or the client left). */
+  finish(): void;
+  readonly settled: boolean;
+}
+
+export function createSettlement(
+  guarded: GuardedStore,
+  store: LimitStore,
+  plan: LimitPlan,
+  reserve: ReserveResult,
+  estimate: CallEstimate | undefined,
+  calls: number,
+  onSettled: () => void,
+): Settlement {
+  const totals: Totals = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  let recorded = 0;
+  let settled = false;
+
+  const adjustments = (): LimitAdjustment[] => {
+    const out: LimitAdjustment[] = [];
+    plan.meters.forEach((meter, index) => {
+      const check = plan.checks[index] as LimitCheck;
+      if (meter.kind === 'tokens' && check.kind === 'bucket') {
+        const delta = countedTokens(meter.count, totals.input + totals.cacheRead + totals.cacheWrite, totals.output) - meter.reserved;
+        if (delta !== 0) out.push({ kind: 'bucket', key: check.key, capacity: check.capacity, windowMs: check.windowMs, delta });
+      } else if (meter.kind === 'concurrent' && check.kind === 'concurrency') {
+        out.push({ kind: 'concurrency', key: check.key, leaseId: check.leaseId });
+      } else if (meter.kind === 'budget' && check.kind === 'budget') {
+        const delta = costMicros(meter.price, totals) - meter.reserved;
+        if (delta !== 0) out.push({ kind: 'budget', key: check.key, periodMs: check.periodMs, period: reserve.states[index]!.period, delta });
+      }
+    });
+    return out;
+  };
+
+  const settlement: Settlement = {
+    get settled() {
+      return settled;
+    },
+    record(status, usage, aborted) {
+      if (settled) return;
+      recorded++;
+      if (status >= 200 && status < 300) {
+        // A figure the upstream did not report is taken as estimated (output: none after an abort).
+        totals.input += usage.inputTokens ?? (usage.cacheReadInputTokens === undefined ? estimate?.inputTokens ?? 0 : 0);
+        totals.cacheRead += usage.cacheReadInputTokens ?? 0;
+        totals.cacheWrite += usage.cacheCreationInputTokens ?? 0;
+        const perCall = estimate ? (estimate.outputTokens * estimate.choices) / Math.max(1, calls) : 0;
+        totals.output += usage.outputTokens ?? (aborted ? 0 : perCall);
+      }
+      if (recorded >= calls) settlement.finish();
+    },
+    finish() {
+      if (settled) return;
+      settled = true;
+      onSettled();
+      guarded.settle(store, adjustments());
+    },
+  };
+  return settlement;
+}

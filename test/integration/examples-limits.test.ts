@@ -1,0 +1,70 @@
+/**
+ * The example apps' limits from the environment: MODELGATE_RPM / _TPM /
+ * _MAX_CONCURRENT for every key, in memory without REDIS_URL and in a real
+ * Redis with it.
+ */
+import { Redis } from 'ioredis';
+import { createGateway } from 'modelgate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configFromEnv } from '../../examples/shared/config-from-env.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+
+const KEYS = 'sk-ex-one,sk-ex-two';
+
+async function ask(gateway: ReturnType<typeof createGateway>, key: string) {
+  const response = await gateway.handle({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] },
+    signal: new AbortController().signal,
+  });
+  return response;
+}
+
+describe('example limits from the environment', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.stop());
+
+  it('no limit variables: no limits', () => {
+    expect(configFromEnv({ REDIS_URL: 'redis://127.0.0.1:1' }).options.limits).toBeUndefined();
+  });
+
+  it('rejects values that are not positive integers', () => {
+    expect(() => configFromEnv({ MODELGATE_RPM: 'ten' })).toThrow(/MODELGATE_RPM must be a positive integer/);
+    expect(() => configFromEnv({ MODELGATE_MAX_CONCURRENT: '0' })).toThrow(/MODELGATE_MAX_CONCURRENT/);
+  });
+
+  it('in memory without REDIS_URL, for every key', async () => {
+    const config = configFromEnv({ MODELGATE_API_KEYS: KEYS, MODELGATE_RPM: '1', MODELGATE_TPM: '100000', MODELGATE_MAX_CONCURRENT: '4' });
+    expect(config.options.limits?.rules).toEqual([{ requests: { limit: 1, windowSeconds: 60 }, tokens: { limit: 100000, windowSeconds: 60 }, concurrent: 4 }]);
+    expect(config.options.limits?.store).toBeUndefined();
+    const gateway = createGateway(config.options);
+    for (const key of ['sk-ex-one', 'sk-ex-two']) {
+      const first = await ask(gateway, key);
+      expect(first.status).toBe(200);
+      expect(first.headers['x-ratelimit-limit-requests']).toBe('1');
+      expect(first.headers['x-ratelimit-limit-tokens']).toBe('100000');
+      expect((await ask(gateway, key)).status).toBe(429);
+    }
+  });
+
+  it('in Redis with REDIS_URL', async () => {
+    const config = configFromEnv({ MODELGATE_API_KEYS: KEYS, MODELGATE_RPM: '1', REDIS_URL: redis.url });
+    expect(config.notes.join('\n')).toMatch(/shared through Redis/);
+    const gateway = createGateway(config.options);
+    // A second instance with its own client shares the count.
+    const other = createGateway(configFromEnv({ MODELGATE_API_KEYS: KEYS, MODELGATE_RPM: '1', REDIS_URL: redis.url }).options);
+    expect((await ask(gateway, 'sk-ex-one')).status).toBe(200);
+    expect((await ask(other, 'sk-ex-one')).status).toBe(429);
+    const inspect = new Redis(redis.url);
+    try {
+      expect((await inspect.keys('modelgate:limits:*')).length).toBeGreaterThan(0);
+    } finally {
+      inspect.disconnect();
+    }
+  });
+});

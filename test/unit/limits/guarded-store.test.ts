@@ -1,0 +1,66 @@
+/**
+ * The outage policy around a store: bounded waits, fail-open on an
+ * in-memory stand-in, fail-closed with a 503, one time-out per outage
+ * window (not per request), and a reserve that lands after its time-out
+ * undone in the store.
+ */
+import { isGatewayError, type LimitAdjustment, type LimitCheck, type LimitStore, type ReserveResult } from 'modelgate';
+import { describe, expect, it } from 'vitest';
+import { guardStore } from '../../../src/limits/guarded-store.js';
+
+const BUCKET: LimitCheck = { kind: 'bucket', key: 'b', capacity: 10, windowMs: 60_000, amount: 4 };
+const LEASE = { kind: 'concurrency', key: 'c', limit: 2, leaseMs: 60_000, leaseId: 'lease-1' } as const;
+const CHECKS: LimitCheck[] = [BUCKET, LEASE];
+
+/** A store whose reserve answers after `delayMs` (or never), recording settles. */
+function slowStore(delayMs: number | 'never'): LimitStore & { reserves: number; settled: LimitAdjustment[][] } {
+  const ok: ReserveResult = { ok: true, now: Date.now(), states: CHECKS.map(() => ({ remaining: 1, resetMs: 0, retryAfterMs: 0, period: 0 })) };
+  const store = {
+    reserves: 0,
+    settled: [] as LimitAdjustment[][],
+    reserve() {
+      store.reserves++;
+      return delayMs === 'never' ? new Promise<ReserveResult>(() => {}) : new Promise<ReserveResult>((resolve) => setTimeout(() => resolve(ok), delayMs));
+    },
+    async settle(adjustments: readonly LimitAdjustment[]) {
+      store.settled.push([...adjustments]);
+    },
+  };
+  return store;
+}
+
+describe('guardStore', () => {
+  it("'closed' answers 503 within the time-out when the store does not answer", async () => {
+    const guarded = guardStore(slowStore('never'), { policy: 'closed', timeoutMs: 30, retryMs: 1000, bounded: true });
+    const started = Date.now();
+    const error = await guarded.reserve(CHECKS).catch((thrown: unknown) => thrown);
+    expect(isGatewayError(error) && error.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("'open' admits on the stand-in, then skips the store for retryMs", async () => {
+    const store = slowStore('never');
+    const failures: unknown[] = [];
+    const guarded = guardStore(store, { policy: 'open', timeoutMs: 30, retryMs: 60_000, bounded: true, onFailure: (error) => failures.push(error) });
+    const first = await guarded.reserve(CHECKS);
+    expect(first.result.ok).toBe(true);
+    expect(first.store).not.toBe(store);
+    await guarded.reserve([BUCKET, { ...LEASE, leaseId: 'lease-2' }]);
+    // The second request did not wait for the store: it was marked down.
+    expect(store.reserves).toBe(1);
+    expect(failures).toHaveLength(1);
+    // The stand-in holds the limits per instance: a third concurrent lease is refused.
+    expect((await guarded.reserve([{ ...LEASE, leaseId: 'lease-3' }])).result.ok).toBe(false);
+  });
+
+  it('undoes a reservation that lands after its time-out', async () => {
+    const store = slowStore(80);
+    const guarded = guardStore(store, { policy: 'open', timeoutMs: 20, retryMs: 10, bounded: true });
+    await guarded.reserve(CHECKS);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(store.settled).toEqual([[
+      { kind: 'bucket', key: 'b', capacity: 10, windowMs: 60_000, delta: -4 },
+      { kind: 'concurrency', key: 'c', leaseId: 'lease-1' },
+    ]]);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * The store semantics (limit-store.ts) on the in-memory store and on a real
+ * Redis through both supported clients (ioredis, node-redis). Windows are
+ * long (a day or more) where refill would otherwise move the figures while
+ * the test runs; the fake-clock cases run on the memory store only.
+ */
+import { Redis } from 'ioredis';
+import { type LimitStore, memoryLimitStore, redisLimitStore } from 'modelgate';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedis } from '../../helpers/redis-server.js';
+
+const DAY = 86_400_000;
+let redis: RedisServer;
+let io: Redis;
+let node: ReturnType<typeof createClient>;
+let run = 0;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  io = new Redis(redis.url, { lazyConnect: false });
+  node = createClient({ url: redis.url });
+  await node.connect();
+});
+
+afterAll(async () => {
+  io?.disconnect();
+  await node?.close();
+  await redis?.stop();
+});
+
+const stores: Array<[string, () => LimitStore]> = [
+  ['memory', () => memoryLimitStore()],
+  ['redis via ioredis', () => redisLimitStore({ client: io, prefix: `t${++run}:` })],
+  ['redis via node-redis', () => redisLimitStore({ client: node, prefix: `t${++run}:` })],
+];
+
+describe.each(stores)('%s store', (_name, make) => {
+  it('a bucket admits while the amount fits and refuses without taking when it does not', async () => {
+    const store = make();
+    const bucket = { kind: 'bucket' as const, key: 'a', capacity: 10, windowMs: 1000 * DAY };
+    const first = await store.reserve([{ ...bucket, amount: 4 }]);
+    expect(first.ok).toBe(true);
+    expect(first.states[0]!.remaining).toBe(6);
+    expect((await store.reserve([{ ...bucket, amount: 4 }])).states[0]!.remaining).toBe(2);
+    const refused = await store.reserve([{ ...bucket, amount: 4 }]);
+    expect(refused.ok).toBe(false);
+    // 2 missing tokens at 10 per 1000 days: 200 days.
+    expect(refused.states[0]!.retryAfterMs).toBeGreaterThan(199 * DAY);
+    expect(refused.states[0]!.retryAfterMs).toBeLessThanOrEqual(200 * DAY);
+    expect(refused.states[0]!.remaining).toBe(2);
+    // More than the capacity can never fit.
+    expect((await store.reserve([{ ...bucket, amount: 11 }])).states[0]!.retryAfterMs).toBe(-1);
+  });
+
+  it('all checks admit or none takes anything', async () => {
+    const store = make();
+    const small = { kind: 'bucket' as const, key: 'small', capacity: 1, windowMs: DAY, amount: 1 };
+    const big = { kind: 'bucket' as const, key: 'big', capacity: 100, windowMs: DAY, amount: 10 };
+    expect((await store.reserve([small])).ok).toBe(true);
+    const refused = await store.reserve([big, small]);
+    expect(refused.ok).toBe(false);
+    expect(refused.states[0]!.retryAfterMs).toBe(0);
+    // `big` was not charged for the refused request.
+    expect((await store.reserve([{ ...big, amount: 0 }])).states[0]!.remaining).toBe(100);
+  });
+
+  it('settle corrects a bucket both ways, capped at the capacity', async () => {
+    const store = make();
+    const bucket = { kind: 'bucket' as const, key: 'tokens', capacity: 1000, windowMs: 1000 * DAY };
+    await store.reserve([{ ...bucket, amount: 800 }]);
+    await store.settle([{ ...bucket, delta: -500 }]);
+    expect((await store.reserve([{ ...bucket, amount: 0 }])).states[0]!.remaining).toBe(700);
+    await store.settle([{ ...bucket, delta: 900 }]);
+    const inDebt = await store.reserve([{ ...bucket, amount: 1 }]);
+    expect(inDebt.ok).toBe(false);
+    expect(inDebt.states[0]!.remaining).toBe(0);
+    await store.settle([{ ...bucket, delta: -5000 }]);
+    expect((await store.reserve([{ ...bucket, amount: 0 }])).states[0]!.remaining).toBe(1000);
+  });
+
+  it('concurrency leases are counted and released', async () => {
+    const store = make();
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: 'cc', limit: 2, leaseMs: DAY, leaseId });
+    expect((await store.reserve([lease('a')])).states[0]!.remaining).toBe(1);
+    expect((await store.reserve([lease('b')])).ok).toBe(true);
+    const refused = await store.reserve([lease('c')]);
+    expect(refused.ok).toBe(false);
+    expect(refused.states[0]!.retryAfterMs).toBeGreaterThan(0);
+    await store.settle([{ kind: 'concurrency', key: 'cc', leaseId: 'a' }]);
+    expect((await store.reserve([lease('c')])).ok).toBe(true);
+  });
+
+  it('a budget admits up to its limit in the period and waits for the next one', async () => {
+    const store = make();
+    const budget = { kind: 'budget' as const, key: 'sp', limit: 100, periodMs: 7 * DAY };
+    const first = await store.reserve([{ ...budget, amount: 60 }]);
+    expect(first.ok).toBe(true);
+    expect(first.states[0]!.remaining).toBe(40);
+    const refused = await store.reserve([{ ...budget, amount: 50 }]);
+    expect(refused.ok).toBe(false);
+    const periodEnd = (Math.floor(refused.now / budget.periodMs) + 1) * budget.periodMs;
+    expect(refused.states[0]!.retryAfterMs).toBe(periodEnd - refused.now);
+    await store.settle([{ kind: 'budget', key: 'sp', periodMs: budget.periodMs, period: first.states[0]!.period, delta: -30 }]);
+    expect((await store.reserve([{ ...budget, amount: 50 }])).ok).toBe(true);
+  });
+
+  it('admits exactly the capacity under 200 concurrent reservations', async () => {
+    const store = make();
+    const check = { kind: 'bucket' as const, key: 'race', capacity: 37, windowMs: 1000 * DAY, amount: 1 };
+    const results = await Promise.all(Array.from({ length: 200 }, () => store.reserve([check])));
+    expect(results.filter((result) => result.ok)).toHaveLength(37);
+  });
+});
+
+describe('redis store', () => {
+  it('takes the time from Redis and leaves keys that expire', async () => {
+    const store = redisLimitStore({ client: io, prefix: 'ttl:' });
+    const result = await store.reserve([
+      { kind: 'bucket', key: 'b', capacity: 10, windowMs: 60_000, amount: 5 },
+      { kind: 'concurrency', key: 'c', limit: 1, leaseMs: 30_000, leaseId: 'x' },
+    ]);
+    const [seconds] = await io.time();
+    expect(Math.abs(result.now - Number(seconds) * 1000)).toBeLessThan(5000);
+    // 5 tokens at 10 per minute refill in 30 s: the key lives that long (plus a second of slack).
+    expect(await io.pttl('ttl:b')).toBeGreaterThan(25_000);
+    expect(await io.pttl('ttl:b')).toBeLessThanOrEqual(31_000);
+    expect(await io.pttl('ttl:c')).toBeGreaterThan(25_000);
+  });
+});
+
+describe('memory store with a clock', () => {
+  it('refills continuously and reports the time until full', async () => {
+    let now = 1_000_000;
+    const store = memoryLimitStore({ now: () => now });
+    const bucket = { kind: 'bucket' as const, key: 'a', capacity: 60, windowMs: 60_000 };
+    const taken = await store.reserve([{ ...bucket, amount: 60 }]);
+    expect(taken.states[0]).toMatchObject({ remaining: 0, resetMs: 60_000 });
+    expect((await store.reserve([{ ...bucket, amount: 3 }])).states[0]!.retryAfterMs).toBe(3000);
+    now += 3000;
+    expect((await store.reserve([{ ...bucket, amount: 3 }])).ok).toBe(true);
+  });
+
+  it('forgets concurrency leases after their time', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: 'cc', limit: 1, leaseMs: 10_000, leaseId });
+    expect((await store.reserve([lease('a')])).ok).toBe(true);
+    expect((await store.reserve([lease('b')])).ok).toBe(false);
+    now += 10_001;
+    expect((await store.reserve([lease('b')])).ok).toBe(true);
+  });
+});
