@@ -18,6 +18,7 @@ import { handleFiles } from './handlers/files-endpoint.js';
 import { handleMessages } from './handlers/messages.js';
 import { listModels, retrieveModel, servedModels } from './handlers/models.js';
 import { enforceRequestRules } from './handlers/enforce-request-rules.js';
+import { applyTemperatureRuleFirst } from './handlers/temperature-first.js';
 import type { Catalog } from './models/catalog.js';
 import { readJsonBody } from './read-json-body.js';
 import { renderError } from './render-error.js';
@@ -126,7 +127,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Once validated, the body stays as the later steps left it (a dropped parameter stays dropped).
       if (!isModelEndpoint(endpoint.name) || ctx.body) return;
       const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
-      ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], raw) as Record<string, unknown>;
+      // SPEC 7's temperature rule answers before the schema's range and type checks.
+      const checked = applyTemperatureRuleFirst(ctx, raw, runtime.catalog, runtime.options.dropUnsupportedParams === true);
+      ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], checked) as Record<string, unknown>;
     },
 
     async enforceRules(ctx) {
