@@ -36,6 +36,8 @@ export interface GatewayContext {
   model?: ModelEntry;
   /** Parameters removed by `dropUnsupportedParams`. */
   dropped: string[];
+  /** `thinking` conversions made by `adaptThinking`, sent as `x-modelgate-adapted-thinking`. */
+  adaptations: string[];
   /** Notes about the translation (dropped hints, emulations), sent as `x-modelgate-warnings`. */
   warnings: string[];
 }
@@ -65,6 +67,7 @@ export function createGatewayContext(request: GatewayRequest): GatewayContext {
     routingError: isError ? matched.error : undefined,
     bodyChanged: false,
     dropped: [],
+    adaptations: [],
     warnings: [],
   };
 }

@@ -37,6 +37,18 @@ export interface GatewayOptions {
    * response header. Default false.
    */
   dropUnsupportedParams?: boolean;
+  /**
+   * Convert a messages request's `thinking` to the form the model takes
+   * instead of answering the SPEC 7 error, for agent clients that send
+   * `thinking: {type: "adaptive"}` to every model: adaptive on a model that
+   * takes `enabled` → enabled with the budget of `output_config.effort`
+   * (`reasoningBudgets`; default `high`), at most half of `max_tokens`
+   * (dropped when that is under 1024); enabled on an adaptive model →
+   * adaptive; any thinking on a model without thinking → dropped. Each
+   * conversion is reported in the `x-modelgate-adapted-thinking` response
+   * header. Default false.
+   */
+  adaptThinking?: boolean;
   /** Largest request body accepted, in bytes (413 above). Default 32 MiB. */
   maxBodyBytes?: number;
   /** Heartbeat after this much upstream silence on a stream, in ms; 0 disables. Default 15000. */

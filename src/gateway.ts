@@ -169,6 +169,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       response.headers['request-id'] = ctx.requestId;
       response.headers['x-request-id'] = ctx.requestId;
       if (ctx.dropped.length > 0) response.headers['x-modelgate-dropped-params'] = ctx.dropped.join(', ');
+      if (ctx.adaptations.length > 0) response.headers['x-modelgate-adapted-thinking'] = toHeaderValue(ctx.adaptations.join(' | '));
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
       return response;
     },
