@@ -15,69 +15,18 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adaptiveOnEnabled, thinkingNotAvailable } from '../helpers/expected-rule-errors.js';
+import { agentClient, agentTurn, REMINDER } from '../helpers/agent-turn.js';
 import { failure, KEY } from '../helpers/e2e-fixtures.js';
 import { type StartedApp, startApp } from '../helpers/start-app.js';
 import { SPEC_MATRIX, type SpecRow } from '../unit/models/spec-matrix.js';
 
 const ADAPTERS = ['express5', 'koa3'] as const;
 
-const TOOLS: Anthropic.Tool[] = [
-  {
-    name: 'Read',
-    description: 'Reads a file from the local filesystem.',
-    input_schema: { type: 'object', properties: { file_path: { type: 'string', description: 'The absolute path to the file to read' } }, required: ['file_path'] },
-  },
-  {
-    name: 'Bash',
-    description: 'Executes a given bash command.',
-    input_schema: { type: 'object', properties: { command: { type: 'string' }, description: { type: 'string' } }, required: ['command'] },
-  },
-  {
-    name: 'Edit',
-    description: 'Performs exact string replacements in files.',
-    input_schema: {
-      type: 'object',
-      properties: { file_path: { type: 'string' }, old_string: { type: 'string' }, new_string: { type: 'string' } },
-      required: ['file_path', 'old_string', 'new_string'],
-    },
-  },
-];
-
-const REMINDER = '<system-reminder>\nAs you answer the user\'s questions, you can use the following context: the codebase is written in TypeScript.\n</system-reminder>';
-
-/** A first agent turn: the body a coding agent sends by default to any model id. */
-function agentTurn(model: string, words: string): Anthropic.MessageCreateParamsStreaming {
-  return {
-    model,
-    max_tokens: 32000,
-    stream: true,
-    system: [
-      { type: 'text', text: 'You are an interactive coding agent. Use the tools available to help the user with software engineering tasks.', cache_control: { type: 'ephemeral' } },
-    ],
-    messages: [{ role: 'user', content: [{ type: 'text', text: REMINDER }, { type: 'text', text: words, cache_control: { type: 'ephemeral' } }] }],
-    tools: TOOLS,
-    thinking: { type: 'adaptive' },
-    output_config: { effort: 'high' },
-    metadata: { user_id: 'user_0123456789abcdef_session_42' },
-  };
-}
-
 /** The `x-modelgate-adapted-thinking` header expected for a model (defaults: effort high 16384, capped at half of 32000). */
 function expectedAdaptation(row: SpecRow): string | null {
   if (row.thinking === 'adaptive') return null;
   if (row.thinking === 'enabled') return 'thinking.adaptive -> thinking.enabled (budget_tokens 16000)';
   return `thinking.adaptive -> dropped (${row.id} has no extended thinking)`;
-}
-
-function agentClient(url: string): Anthropic {
-  // Agents authenticate with a bearer token (ANTHROPIC_AUTH_TOKEN) and send beta flags.
-  return new Anthropic({
-    baseURL: url,
-    authToken: KEY,
-    apiKey: null,
-    maxRetries: 0,
-    defaultHeaders: { 'anthropic-beta': 'claude-code-20250219,interleaved-thinking-2025-05-14', 'x-app': 'cli' },
-  });
 }
 
 async function collect(stream: AsyncIterable<Anthropic.RawMessageStreamEvent>): Promise<Anthropic.RawMessageStreamEvent[]> {
@@ -101,7 +50,7 @@ describe.each(ADAPTERS)('a coding agent on %s', (mount) => {
 
   describe.each(SPEC_MATRIX)('$id (thinking $thinking)', (row) => {
     it('with adaptThinking: a streamed agent turn answers, and the header reports the conversion', async () => {
-      const client = agentClient(adapting.url);
+      const client = agentClient(adapting.url, KEY);
       const words = 'Please use Read on /repo/src/index.ts and summarise its exports.';
       const { data, response } = await client.messages.create(agentTurn(row.id, words)).withResponse();
       const events = await collect(data);
@@ -125,7 +74,7 @@ describe.each(ADAPTERS)('a coding agent on %s', (mount) => {
     });
 
     it('with adaptThinking: the tool_result round trip answers with text', async () => {
-      const client = agentClient(adapting.url);
+      const client = agentClient(adapting.url, KEY);
       const first = await client.messages.stream(agentTurn(row.id, 'Please use Read on /repo/README.md')).finalMessage();
       const call = first.content.find((block) => block.type === 'tool_use');
       if (call?.type !== 'tool_use') throw new Error('expected a tool call');
@@ -141,7 +90,7 @@ describe.each(ADAPTERS)('a coding agent on %s', (mount) => {
     });
 
     it('without adaptThinking: the SPEC answer is unchanged', async () => {
-      const client = agentClient(strict.url);
+      const client = agentClient(strict.url, KEY);
       const request = agentTurn(row.id, 'Summarise the exports of the entry file.');
       if (row.thinking === 'adaptive') {
         const { response } = await client.messages.create(request).withResponse();
@@ -158,7 +107,7 @@ describe.each(ADAPTERS)('a coding agent on %s', (mount) => {
   });
 
   it('with adaptThinking, enabled thinking on an adaptive model becomes adaptive', async () => {
-    const client = agentClient(adapting.url);
+    const client = agentClient(adapting.url, KEY);
     const { data, response } = await client.messages
       .create({ model: 'vendora-opus-5', max_tokens: 2048, messages: [{ role: 'user', content: 'Hi.' }], thinking: { type: 'enabled', budget_tokens: 2048 } })
       .withResponse();
