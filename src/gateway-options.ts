@@ -26,10 +26,11 @@ export interface GatewayOptions {
   catalog?: Catalog;
   /**
    * Serves `/v1/files`. Default: the simulator's store when no `routes` are
-   * given; otherwise the file endpoints answer 404 until a store is set
-   * (use `upstreamFileStore(messagesUpstream(...))` to serve the vendor's files).
+   * given; with `routes`, the files of the first route whose upstream speaks
+   * the messages format (`upstreamFileStore(thatUpstream)`), or none when no
+   * route has one. `false` turns the file endpoints off (404).
    */
-  files?: FileStore;
+  files?: FileStore | false;
   /**
    * Remove parameters a model rejects or the upstream format cannot express
    * (a rejected `temperature`, untranslatable chat fields) instead of
