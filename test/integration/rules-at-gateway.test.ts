@@ -159,6 +159,41 @@ describe.each(ADAPTERS)('SPEC rules enforced by the gateway on %s (rule-free ups
       expect(upstream.calls.length).toBe(before);
     });
 
+    it.each([
+      ['["\\n"]', ['\n'], 'stop.0'],
+      ['"\\n\\n"', '\n\n', 'stop'],
+      ['["END", " "]', ['END', ' '], 'stop.1'],
+    ] as const)('chat completions, stop %s → 400 naming stop, no upstream call', async (_label, stop, param) => {
+      const before = upstream.calls.length;
+      const response = await fetch(`${app.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ model: row.id, messages: user, stop }),
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: { message: WHITESPACE_STOP.replace(/^stop_sequences:/, 'stop:'), type: 'invalid_request_error', param, code: null },
+      });
+      expect(upstream.calls.length).toBe(before);
+    });
+
+    it('chat completions, reasoning_effort low → per the thinking mode', async () => {
+      const before = upstream.calls.length;
+      const response = await fetch(`${app.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+        body: JSON.stringify({ model: row.id, messages: user, reasoning_effort: 'low' }),
+      });
+      if (row.thinking === 'none') {
+        expect(response.status).toBe(400);
+        expect(upstream.calls.length).toBe(before);
+        return;
+      }
+      expect(response.status).toBe(200);
+      // SPEC 2.6: the form the model takes reaches the upstream (low: 2048 tokens on enabled models).
+      expect(upstream.calls.at(-1)?.body.thinking).toEqual(row.thinking === 'adaptive' ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: 2048 });
+    });
+
     it('GET /v1/messages/batches/<id> → 404, no upstream call', async () => {
       const before = upstream.calls.length;
       const response = await fetch(`${app.url}/v1/messages/batches/msgbatch_${row.id}`, { headers: { 'x-api-key': KEY } });
