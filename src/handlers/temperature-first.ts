@@ -33,6 +33,9 @@ export function applyTemperatureRuleFirst(
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw;
   const body = raw as Record<string, unknown>;
   if (typeof body.model !== 'string') return raw;
+  // A caller not allowed this model gets its 403 (in enforceRules), not a rule of the model.
+  const allowed = ctx.principal?.allowedModels;
+  if (allowed && !allowed.includes(body.model)) return raw;
   const entry = catalog.get(body.model);
   if (!entry || entry.temperature === 'accepted') return raw;
   if (!sentTemperature(body, ctx.endpoint?.name === 'chat.completions')) return raw;

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { temperatureDeprecated } from '../helpers/expected-rule-errors.js';
-import { AUTH, KEY } from '../helpers/e2e-fixtures.js';
+import { AUTH, KEY, LIMITED_KEY } from '../helpers/e2e-fixtures.js';
 import { ruleFreeUpstream, type RuleFreeUpstream } from '../helpers/rule-free-upstream.js';
 import { type StartedApp, startApp } from '../helpers/start-app.js';
 import { SPEC_MATRIX } from '../unit/models/spec-matrix.js';
@@ -93,6 +93,16 @@ describe.each(ADAPTERS)('temperature on %s', (mount) => {
       expect(answer.headers.get('x-modelgate-dropped-params')).toBe('temperature');
       expect(upstream.calls.at(-1)?.body).not.toHaveProperty('temperature');
     });
+  });
+
+  it('a key limited to another model gets its 403, not the temperature rule of a model it may not use', async () => {
+    const response = await fetch(`${strict.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': LIMITED_KEY },
+      body: JSON.stringify({ model: 'vendora-opus-4-7', max_tokens: 32, messages: user, temperature: 0.5 }),
+    });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as { error: { type: string } }).error.type).toBe('permission_error');
   });
 
   describe.each(accepting)('$id (accepted)', (row) => {
