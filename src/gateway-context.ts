@@ -37,6 +37,8 @@ export interface GatewayContext {
   model?: ModelEntry;
   /** Parameters removed by `dropUnsupportedParams`. */
   dropped: string[];
+  /** `thinking` conversions made by `adaptThinking`, sent as `x-modelgate-adapted-thinking`. */
+  adaptations: string[];
   /** Notes about the translation (dropped hints, emulations), sent as `x-modelgate-warnings`. */
   warnings: string[];
   /** The caller's rate-limit headers, set by the limits step (`limits` option). */
@@ -70,6 +72,7 @@ export function createGatewayContext(request: GatewayRequest): GatewayContext {
     routingError: isError ? matched.error : undefined,
     bodyChanged: false,
     dropped: [],
+    adaptations: [],
     warnings: [],
   };
 }

@@ -27,10 +27,11 @@ export interface GatewayOptions {
   catalog?: Catalog;
   /**
    * Serves `/v1/files`. Default: the simulator's store when no `routes` are
-   * given; otherwise the file endpoints answer 404 until a store is set
-   * (use `upstreamFileStore(messagesUpstream(...))` to serve the vendor's files).
+   * given; with `routes`, the files of the first route whose upstream speaks
+   * the messages format (`upstreamFileStore(thatUpstream)`), or none when no
+   * route has one. `false` turns the file endpoints off (404).
    */
-  files?: FileStore;
+  files?: FileStore | false;
   /**
    * Remove parameters a model rejects or the upstream format cannot express
    * (a rejected `temperature`, untranslatable chat fields) instead of
@@ -38,6 +39,18 @@ export interface GatewayOptions {
    * response header. Default false.
    */
   dropUnsupportedParams?: boolean;
+  /**
+   * Convert a messages request's `thinking` to the form the model takes
+   * instead of answering the SPEC 7 error, for agent clients that send
+   * `thinking: {type: "adaptive"}` to every model: adaptive on a model that
+   * takes `enabled` → enabled with the budget of `output_config.effort`
+   * (`reasoningBudgets`; default `high`), at most half of `max_tokens`
+   * (dropped when that is under 1024); enabled on an adaptive model →
+   * adaptive; any thinking on a model without thinking → dropped. Each
+   * conversion is reported in the `x-modelgate-adapted-thinking` response
+   * header. Default false.
+   */
+  adaptThinking?: boolean;
   /** Largest request body accepted, in bytes (413 above). Default 32 MiB. */
   maxBodyBytes?: number;
   /**

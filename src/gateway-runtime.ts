@@ -8,6 +8,7 @@
  */
 import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
 import type { FileStore } from './files/file-store.js';
+import { upstreamFileStore } from './files/upstream-file-store.js';
 import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
 import { createLimiter, type Limiter } from './limits/limiter.js';
@@ -50,6 +51,16 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
   return models;
 }
 
+/**
+ * The file store when `routes` are set and `files` is not: the vendor's
+ * files behind the first messages-format upstream of the routes (SPEC 4
+ * lists the file endpoints as available). None when no route has one.
+ */
+function routesFileStore(routes: readonly Route[]): FileStore | undefined {
+  const upstream = routes.map((route) => route.upstream).find((candidate) => candidate.format === 'messages');
+  return upstream ? upstreamFileStore(upstream) : undefined;
+}
+
 /** Applies defaults and validates options once, at creation. */
 export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   if (!options || typeof options !== 'object' || !options.auth) {
@@ -70,6 +81,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     return simulator;
   };
   const router = routes ? createRouter(routes) : undefined;
+  const routedFiles = routes && options.files === undefined ? routesFileStore(routes) : undefined;
   return {
     options,
     catalog,
@@ -79,7 +91,11 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     maxChoices: options.maxChoices ?? 8,
     limiter: options.limits ? createLimiter(options.limits) : undefined,
     router: () => router ?? loadSimulator().then((parts) => parts.router),
-    files: () => options.files ?? (routes ? undefined : loadSimulator().then((parts) => parts.files)),
+    files: () => {
+      if (options.files === false) return undefined;
+      if (options.files) return options.files;
+      return routes ? routedFiles : loadSimulator().then((parts) => parts.files);
+    },
     routedModels: routes ? routedModelsOf(routes, catalog) : [],
     redactor: gatewayRedactor(routes ?? [], options.secrets),
     async close() {

@@ -19,6 +19,7 @@ import { handleMessages } from './handlers/messages.js';
 import { listModels, retrieveModel, servedModels } from './handlers/models.js';
 import { enforceRequestRules } from './handlers/enforce-request-rules.js';
 import { applyLimitHeaders } from './limits/limit-headers.js';
+import { applyTemperatureRuleFirst } from './handlers/temperature-first.js';
 import type { Catalog } from './models/catalog.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestRedactor } from './redact/gateway-redactor.js';
@@ -129,7 +130,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Once validated, the body stays as the later steps left it (a dropped parameter stays dropped).
       if (!isModelEndpoint(endpoint.name) || ctx.body) return;
       const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
-      ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], raw) as Record<string, unknown>;
+      // SPEC 7's temperature rule answers before the schema's range and type checks.
+      const checked = applyTemperatureRuleFirst(ctx, raw, runtime.catalog, runtime.options.dropUnsupportedParams === true);
+      ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], checked) as Record<string, unknown>;
     },
 
     async enforceRules(ctx) {
@@ -171,6 +174,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       response.headers['request-id'] = ctx.requestId;
       response.headers['x-request-id'] = ctx.requestId;
       if (ctx.dropped.length > 0) response.headers['x-modelgate-dropped-params'] = ctx.dropped.join(', ');
+      if (ctx.adaptations.length > 0) response.headers['x-modelgate-adapted-thinking'] = toHeaderValue(ctx.adaptations.join(' | '));
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
       if (ctx.limitHeaders) applyLimitHeaders(response.headers, ctx.limitHeaders);
       return response;

@@ -9,6 +9,7 @@
  * | `OPENAI_BASE_URL`, `OPENAI_API_KEY` | unset | Chat-completions upstream for every model outside the twelve |
  * | `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated) and for `/v1/files` |
  * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT`, `REDIS_URL` | unset | Limits per key (see `limits-from-env.ts`) |
+ * | `MODELGATE_ADAPT_THINKING` | unset | `1` (or `true`) turns on `adaptThinking`, for coding agents |
  *
  * An upstream family is configured when its base URL or its key is set; a
  * key alone uses the vendor's public base URL. With neither family set, the
@@ -65,6 +66,11 @@ function parsePort(value: string | undefined): number {
   return port;
 }
 
+/** `1`, `true`, `yes`, `on` (any case) are on; anything else, or unset, is off. */
+function parseSwitch(value: string | undefined): boolean {
+  return /^(1|true|yes|on)$/i.test(nonEmpty(value) ?? '');
+}
+
 function parseKeys(value: string | undefined): string[] {
   return (value ?? '')
     .split(',')
@@ -97,14 +103,19 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     keys,
     generatedKey,
   };
+  // Coding agents send adaptive thinking to every model: convert it instead of rejecting it.
+  const agentOptions: Pick<GatewayOptions, 'adaptThinking'> = parseSwitch(env.MODELGATE_ADAPT_THINKING) ? { adaptThinking: true } : {};
+  const agentNotes = agentOptions.adaptThinking
+    ? ['MODELGATE_ADAPT_THINKING: thinking is converted to the form each model takes (see x-modelgate-adapted-thinking).']
+    : [];
 
   const chat = readUpstream(env, 'OPENAI', DEFAULT_OPENAI_BASE_URL);
   const vendor = readUpstream(env, 'ANTHROPIC', DEFAULT_ANTHROPIC_BASE_URL);
   if (!chat && !vendor) {
     return withLimits({
       ...base,
-      options: { auth: { keys } },
-      notes: ['No upstream configured: the embedded simulator serves every model and /v1/files.'],
+      options: { auth: { keys }, ...agentOptions },
+      notes: ['No upstream configured: the embedded simulator serves every model and /v1/files.', ...agentNotes],
     });
   }
 
@@ -136,7 +147,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   ];
   return withLimits({
     ...base,
-    options: { auth: { keys }, routes, files: vendor ? upstreamFileStore(messages) : simulated().files },
-    notes,
+    options: { auth: { keys }, routes, files: vendor ? upstreamFileStore(messages) : simulated().files, ...agentOptions },
+    notes: [...notes, ...agentNotes],
   });
 }

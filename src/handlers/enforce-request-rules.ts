@@ -7,7 +7,9 @@
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
+import { adaptThinking } from '../models/adapt-thinking.js';
 import { enforceModelRules, type RuleInput, unknownModelError } from '../models/enforce-model-rules.js';
+import { DEFAULT_REASONING_BUDGETS } from '../translate/map-reasoning-effort.js';
 import { noRouteError } from '../upstreams/routes.js';
 
 /** The rule view of a chat request: its `stop` read as stop sequences. */
@@ -45,6 +47,13 @@ export async function enforceRequestRules(ctx: GatewayContext, runtime: GatewayR
   if (!entry) return;
   ctx.model = entry;
   const isChat = endpoint.name === 'chat.completions';
+  if (!isChat && runtime.options.adaptThinking === true) {
+    const note = adaptThinking(body, entry, { ...DEFAULT_REASONING_BUDGETS, ...runtime.options.reasoningBudgets });
+    if (note !== undefined) {
+      ctx.adaptations.push(note);
+      ctx.bodyChanged = true;
+    }
+  }
   const input = isChat ? chatRuleInput(body) : (body as unknown as RuleInput);
   let dropped: string[];
   try {

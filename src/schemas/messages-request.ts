@@ -61,16 +61,26 @@ export const messagesToolChoiceSchema = z.discriminatedUnion('type', [
 ]);
 export type MessagesToolChoice = z.infer<typeof messagesToolChoiceSchema>;
 
+/** Why `{type: 'adaptive', budget_tokens}` is a 400 (after `thinking.budget_tokens: `). */
+export const ADAPTIVE_BUDGET_MESSAGE =
+  'not allowed with thinking.type "adaptive" (the model sizes its own thinking): remove budget_tokens, or send {"type": "enabled", "budget_tokens": N} to a model that takes thinking.enabled';
+
 const thinkingDisplay = z.enum(['summarized', 'omitted']).optional();
 
 /**
- * `thinking`: `enabled` with `budget_tokens` ≥ 1024, `adaptive`,
- * `disabled`, or (1.x) `between_tools`. That the budget is below
+ * `thinking`: `enabled` with `budget_tokens` ≥ 1024, `adaptive` (without
+ * `budget_tokens`), `disabled`, or (1.x) `between_tools`. That the budget is below
  * `max_tokens` is a model rule, checked elsewhere.
  */
 export const thinkingConfigSchema = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('enabled'), budget_tokens: z.int().min(1024), display: thinkingDisplay }),
-  z.looseObject({ type: z.literal('adaptive'), display: thinkingDisplay }),
+  // A budget on adaptive thinking would be silently ignored upstream: say so instead.
+  z
+    .looseObject({ type: z.literal('adaptive'), display: thinkingDisplay })
+    .check((ctx) => {
+      if (ctx.value.budget_tokens === undefined) return;
+      ctx.issues.push({ code: 'custom', path: ['budget_tokens'], input: ctx.value.budget_tokens, message: ADAPTIVE_BUDGET_MESSAGE });
+    }),
   z.looseObject({ type: z.literal('disabled') }),
   z.looseObject({ type: z.literal('between_tools'), display: thinkingDisplay }),
 ]);

@@ -5,14 +5,13 @@
 import type { ChatCompletionRequest, ChatMessage } from '../schemas/chat.js';
 import type { ReplyRequest, ToolChoiceSpec, ToolSpec } from './plan-reply.js';
 import { hashString } from './random.js';
+import { userWordsOf } from './user-words.js';
 
+/** The user's own words: wrapper parts an agent client adds to the turn are skipped (see `userWordsOf`). */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part: { type?: unknown; text?: unknown }) => (part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .filter((text) => text.length > 0)
-    .join('\n');
+  return userWordsOf(content.map((part: { type?: unknown; text?: unknown }) => (part.type === 'text' && typeof part.text === 'string' ? part.text : '')));
 }
 
 function hasPart(message: ChatMessage | undefined, type: string): boolean {

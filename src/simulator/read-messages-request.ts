@@ -8,6 +8,7 @@ import type { MessagesContentBlock, MessagesMessage, MessagesRequest } from '../
 import { countTextTokens } from '../tokens/count-tokens.js';
 import type { ReplyRequest, ToolChoiceSpec, ToolSpec } from './plan-reply.js';
 import { hashString } from './random.js';
+import { userWordsOf } from './user-words.js';
 
 /**
  * Adaptive models think when the prompt is non-trivial: the last user turn
@@ -74,7 +75,8 @@ export function readMessagesRequest(request: MessagesRequest, entry: ModelEntry)
   let lastUser = -1;
   for (let i = messages.length - 1; i >= 0 && lastUser === -1; i -= 1) if (messages[i]?.role === 'user') lastUser = i;
   const blocks = blocksOf(messages[lastUser]);
-  const userText = textOf(blocks);
+  // The user's own words, not the wrapper blocks an agent client adds to the turn.
+  const userText = userWordsOf(blocks.map((block) => (block.type === 'text' ? block.text : '')));
   const hasImage = blocks.some((block) => block.type === 'image');
   const hasDocument = blocks.some((block) => block.type === 'document');
   const fallbackQuote = hasImage ? 'the image you sent' : hasDocument ? 'the document you sent' : undefined;

@@ -217,11 +217,11 @@ describe.each([
     await readUntil(res, '"one"');
 
     res.destroy();
-    await vi.waitFor(() => expect(body.returned).toBe(true), { timeout: 1000 });
+    await vi.waitFor(() => expect(body.returned).toBe(true), { timeout: 10_000 });
     expect(upstream.calls[0]?.signal.aborted).toBe(true);
     if (name === 'koa 3') {
       // Koa 3 pipes with stream.pipeline, which reports the disconnect; its default handler must stay quiet.
-      await vi.waitFor(() => expect(reported).toHaveLength(1), { timeout: 1000 });
+      await vi.waitFor(() => expect(reported).toHaveLength(1), { timeout: 10_000 });
       expect(reported[0]?.code).toBe('ERR_STREAM_PREMATURE_CLOSE');
       expect(reported[0]?.expose).toBe(true);
     } else {
@@ -255,11 +255,11 @@ describe.each([
     expect(body.bytesRead).toBeLessThan(32 * 1024 * 1024);
 
     res.resume();
-    await vi.waitFor(() => expect(body.reads).toBeGreaterThan(stalledAt + 100), { timeout: 2000 });
+    await vi.waitFor(() => expect(body.reads).toBeGreaterThan(stalledAt + 100), { timeout: 10_000 });
     // Leaving with unread data resets the connection: a disconnect as well, not logged.
     res.destroy();
-    await vi.waitFor(() => expect(body.returned).toBe(true), { timeout: 1000 });
-    await vi.waitFor(() => expect(reported.length).toBeGreaterThan(0), { timeout: 1000 });
+    await vi.waitFor(() => expect(body.returned).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(reported.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(reported.every((error) => error.expose === true)).toBe(true);
     expect(consoleError).not.toHaveBeenCalled();
   }, 10_000);
@@ -302,7 +302,7 @@ describe.each([
       res.resume();
     });
     expect(outcome).not.toBe('end');
-    await vi.waitFor(() => expect(reported.map((error) => error.message)).toContain('body broke'), { timeout: 1000 });
+    await vi.waitFor(() => expect(reported.map((error) => error.message)).toContain('body broke'), { timeout: 10_000 });
     expect(reported.find((error) => error.message === 'body broke')?.expose).toBeUndefined();
   });
 });

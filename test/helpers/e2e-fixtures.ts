@@ -4,8 +4,8 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { DEFAULT_CATALOG } from 'modelgate';
 import { createPdf, DEFAULT_SEED_FILES } from 'modelgate/testing';
+import { SPEC_MODEL_IDS } from '../unit/models/spec-matrix.js';
 
 /** The gateway key every suite uses. */
 export const KEY = 'sk-e2e-0123456789abcdef';
@@ -16,8 +16,8 @@ export const LIMITED_MODEL = 'vendora-sonnet-4-6';
 /** `auth` option with both keys. */
 export const AUTH = { keys: [KEY, { key: LIMITED_KEY, id: 'limited', allowedModels: [LIMITED_MODEL] }] };
 
-/** The twelve messages-interface models. */
-export const VENDOR_MODELS = DEFAULT_CATALOG.models.map((model) => model.id);
+/** The twelve messages-interface models, from the hand-typed SPEC matrix (not the catalog under test). */
+export const VENDOR_MODELS: readonly string[] = SPEC_MODEL_IDS;
 
 /** Runs `call`, which must fail, and returns what it threw (for asserting on SDK error classes). */
 export async function failure(call: () => Promise<unknown>): Promise<unknown> {

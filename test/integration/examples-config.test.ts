@@ -53,6 +53,24 @@ describe('configFromEnv', () => {
   });
 });
 
+describe('MODELGATE_ADAPT_THINKING', () => {
+  it('is off by default, with and without upstreams', () => {
+    expect(configFromEnv({}).options.adaptThinking).toBeUndefined();
+    expect(configFromEnv({ ANTHROPIC_API_KEY: 'sk-ant-x' }).options.adaptThinking).toBeUndefined();
+  });
+
+  it.each(['1', 'true', 'TRUE', 'yes', 'on'])('=%s turns adaptThinking on, with and without upstreams, and says so at startup', (value) => {
+    const simulated = configFromEnv({ MODELGATE_ADAPT_THINKING: value });
+    expect(simulated.options.adaptThinking).toBe(true);
+    expect(simulated.notes.join('\n')).toContain('MODELGATE_ADAPT_THINKING');
+    expect(configFromEnv({ MODELGATE_ADAPT_THINKING: value, ANTHROPIC_API_KEY: 'sk-ant-x' }).options.adaptThinking).toBe(true);
+  });
+
+  it.each(['0', 'false', 'no', '', ' '])('=%j leaves it off', (value) => {
+    expect(configFromEnv({ MODELGATE_ADAPT_THINKING: value }).options.adaptThinking).toBeUndefined();
+  });
+});
+
 describe('startup banner helpers', () => {
   it('shell-quotes values with single quotes', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);

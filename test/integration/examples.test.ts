@@ -11,7 +11,9 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentClient, agentTurn } from '../helpers/agent-turn.js';
 import { anthropicClient, openAIClient } from '../helpers/e2e-fixtures.js';
+import { SPEC_MATRIX } from '../unit/models/spec-matrix.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,7 +31,7 @@ interface RunningExample {
 /** The environment without any variable the examples read, plus `extra`. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'MODELGATE_API_KEYS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY']) delete env[name];
+  for (const name of ['PORT', 'HOST', 'MODELGATE_API_KEYS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'MODELGATE_ADAPT_THINKING']) delete env[name];
   return { ...env, ...extra };
 }
 
@@ -61,6 +63,23 @@ async function stop(example: RunningExample): Promise<number | null> {
   example.child.kill('SIGTERM');
   const [code] = (await exited) as [number | null];
   return code;
+}
+
+/** Sends a default coding-agent turn to every model: the models that answered, and the error status of the others. */
+async function agentOnEveryModel(example: RunningExample): Promise<{ answered: string[]; failed: Record<string, number> }> {
+  if (example.key === undefined) throw new Error('the example printed no generated key');
+  const client = agentClient(example.url, example.key);
+  const answered: string[] = [];
+  const failed: Record<string, number> = {};
+  for (const { id } of SPEC_MATRIX) {
+    try {
+      const message = await client.messages.stream(agentTurn(id, 'Explain what src/index.ts exports.')).finalMessage();
+      if (message.content.length > 0) answered.push(id);
+    } catch (error) {
+      failed[id] = (error as { status?: number }).status ?? 0;
+    }
+  }
+  return { answered, failed };
 }
 
 describe.each(['express', 'koa'] as const)('examples/%s/server.ts with no upstream configured', (app) => {
@@ -101,10 +120,34 @@ describe.each(['express', 'koa'] as const)('examples/%s/server.ts with no upstre
     expect(await (await fetch(`${example.url}/`)).text()).toContain('mounted at <code>/v1</code>');
   });
 
+  it('without MODELGATE_ADAPT_THINKING keeps the SPEC errors: a default agent turn answers on the three adaptive models, 400 on the nine others', async () => {
+    const { answered, failed } = await agentOnEveryModel(example);
+    expect(answered).toEqual(SPEC_MATRIX.filter((row) => row.thinking === 'adaptive').map((row) => row.id));
+    expect(failed).toEqual(Object.fromEntries(SPEC_MATRIX.filter((row) => row.thinking !== 'adaptive').map((row) => [row.id, 400])));
+  });
+
   it('exits cleanly on SIGTERM', async () => {
     const code = await stop(example);
     expect(code).toBe(0);
     expect(example.output()).toContain('Closed.');
+  });
+});
+
+describe('examples/koa/server.ts with MODELGATE_ADAPT_THINKING=1', () => {
+  let example: RunningExample;
+
+  beforeAll(async () => {
+    example = await startExample('koa', { MODELGATE_ADAPT_THINKING: '1' });
+  }, 30_000);
+  afterAll(async () => {
+    if (example) await stop(example);
+  });
+
+  it('says so at startup, and a coding agent with default settings gets answers on all twelve models', async () => {
+    expect(example.output()).toContain('MODELGATE_ADAPT_THINKING');
+    const { answered, failed } = await agentOnEveryModel(example);
+    expect(failed).toEqual({});
+    expect(answered).toEqual(SPEC_MATRIX.map((row) => row.id));
   });
 });
 

@@ -10,6 +10,7 @@ import { DEFAULT_SEED_FILES } from 'modelgate/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicClient, AUTH, failure, openAIClient, VENDOR_MODELS } from '../helpers/e2e-fixtures.js';
 import { MOUNTS, type StartedApp, startApp } from '../helpers/start-app.js';
+import { BATCHES_NOT_FOUND, enabledOnAdaptive } from '../helpers/expected-rule-errors.js';
 
 interface SeedFile {
   id: string;
@@ -61,7 +62,7 @@ describe.each(MOUNTS)('resources on %s', (mount) => {
         anthropic.messages.countTokens({ model: 'vendora-opus-4-8', thinking: { type: 'enabled', budget_tokens: 1024 }, messages }),
       );
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
-      expect((error as { error: { error: { type: string; message: string } } }).error.error.message).toMatch(/thinking\.adaptive must be used/);
+      expect((error as { error: { error: { type: string; message: string } } }).error.error.message).toBe(enabledOnAdaptive('vendora-opus-4-8'));
     });
 
     it('an unknown model → NotFoundError', async () => {
@@ -176,7 +177,7 @@ describe.each(MOUNTS)('resources on %s', (mount) => {
     ])('messages.batches.%s → NotFoundError', async (_name, call) => {
       const error = await failure(() => call(anthropic));
       expect(error).toBeInstanceOf(Anthropic.NotFoundError);
-      expect((error as { error: { error: { message: string } } }).error.error.message).toMatch(/batches are not available/i);
+      expect((error as { error: { error: { message: string } } }).error.error.message).toBe(BATCHES_NOT_FOUND);
     });
   });
 });

@@ -13,9 +13,17 @@ import {
   type RuleInput,
   type RuleName,
 } from '../../../src/models/enforce-model-rules.js';
+import {
+  adaptiveOnEnabled,
+  budgetNotBelowMaxTokens,
+  enabledOnAdaptive,
+  temperatureDeprecated,
+  thinkingNotAvailable,
+  WHITESPACE_STOP,
+} from '../../helpers/expected-rule-errors.js';
 import { SPEC_MATRIX, type SpecRow } from './spec-matrix.js';
 
-const STOP_MESSAGE = 'stop_sequences: each stop sequence must contain non-whitespace';
+const STOP_MESSAGE = WHITESPACE_STOP;
 
 interface ThinkingCase {
   label: string;
@@ -83,7 +91,7 @@ function expectedViolations(
       rule: 'temperature',
       check: (error) => {
         expectInvalidRequest(error);
-        expect(error.message).toContain('temperature is deprecated for this model');
+        expect(error.message).toBe(temperatureDeprecated(row.id));
         expect(error.param).toBe('temperature');
       },
     });
@@ -94,17 +102,9 @@ function expectedViolations(
       rule: 'thinking',
       check: (error) => {
         expectInvalidRequest(error);
-        if (thinkingViolation === 'enabled-on-adaptive') {
-          expect(error.message).toContain('thinking.enabled is not supported for this model');
-          expect(error.message).toContain('thinking.adaptive must be used');
-        } else if (thinkingViolation === 'adaptive-on-enabled') {
-          // Exact wording not in the SPEC: it must at least name both forms.
-          expect(error.message).toContain('thinking.adaptive is not supported');
-          expect(error.message).toContain('thinking.enabled');
-        } else {
-          expect(error.message).toMatch(/thinking is not available for this model/);
-        }
-        expect(error.message).toContain(row.id);
+        if (thinkingViolation === 'enabled-on-adaptive') expect(error.message).toBe(enabledOnAdaptive(row.id));
+        else if (thinkingViolation === 'adaptive-on-enabled') expect(error.message).toBe(adaptiveOnEnabled(row.id));
+        else expect(error.message).toBe(thinkingNotAvailable(row.id));
       },
     });
   }
@@ -114,9 +114,7 @@ function expectedViolations(
       rule: 'thinking_budget',
       check: (error) => {
         expectInvalidRequest(error);
-        expect(error.message).toContain('max_tokens must be greater than thinking.budget_tokens');
-        expect(error.message).toContain(`max_tokens is ${thinkingCase.maxTokens}`);
-        expect(error.message).toContain(`thinking.budget_tokens is ${budget}`);
+        expect(error.message).toBe(budgetNotBelowMaxTokens(thinkingCase.maxTokens, budget));
       },
     });
   }
@@ -229,7 +227,7 @@ describe('temperature values', () => {
       const error = checkModelRules({ model: row.id, max_tokens: 100, temperature }, DEFAULT_CATALOG);
       expect(error?.status).toBe(400);
       expect(error?.code).toBe('INVALID_REQUEST');
-      expect(error?.message).toContain('temperature is deprecated for this model');
+      expect(error?.message).toBe(temperatureDeprecated(row.id));
     }
   });
 
@@ -244,7 +242,7 @@ describe('temperature values', () => {
     const error = checkModelRules({ model: 'vendora-opus-5', max_tokens: 100, temperature: 1 }, DEFAULT_CATALOG);
     const rendered = renderError(error as GatewayError, 'messages');
     expect(rendered.status).toBe(400);
-    expect(rendered.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(rendered.body).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: temperatureDeprecated('vendora-opus-5') } });
   });
 });
 
@@ -284,8 +282,7 @@ describe('thinking budget', () => {
     expect(checkModelRules({ ...enabled, max_tokens: 1025 }, DEFAULT_CATALOG)).toBeUndefined();
     const error = checkModelRules({ ...enabled, max_tokens: 1024 }, DEFAULT_CATALOG);
     expect(error?.status).toBe(400);
-    expect(error?.message).toContain('max_tokens is 1024');
-    expect(error?.message).toContain('thinking.budget_tokens is 1024');
+    expect(error?.message).toBe(budgetNotBelowMaxTokens(1024, 1024));
     expect(error?.param).toBe('max_tokens');
   });
 });
@@ -296,7 +293,7 @@ describe('checkModelRules: unknown models', () => {
     expect(error).toBeInstanceOf(GatewayError);
     expect(error?.status).toBe(404);
     expect(error?.code).toBe('MODEL_NOT_FOUND');
-    expect(error?.message).toContain(`model: ${model} is not available`);
+    expect(error?.message).toBe(`model: ${model} is not available on /v1/messages. Available models: ${SPEC_MATRIX.map((row) => row.id).join(', ')}.`);
     expect(error?.param).toBe('model');
     expect(error?.chatCode).toBe('model_not_found');
   });

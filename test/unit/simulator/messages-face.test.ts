@@ -3,6 +3,7 @@ import { createSimulator } from '../../../src/simulator/index.js';
 import { countTokensResponseSchema, messagesErrorBodySchema } from '../../../src/schemas/index.js';
 import { countTextTokens } from '../../../src/tokens/count-tokens.js';
 import { ask, asMessage, send, textOf } from './support/simulator-calls.js';
+import { budgetNotBelowMaxTokens, enabledOnAdaptive, temperatureDeprecated } from '../../helpers/expected-rule-errors.js';
 
 describe('messages face: replies', () => {
   it('answers with a valid message that quotes the last user message', async () => {
@@ -116,7 +117,7 @@ describe('messages face: vendor errors', () => {
       const { status, body } = await error(ask('hi', { model, temperature: 0.2 }));
       expect(status).toBe(400);
       expect(body.error.type).toBe('invalid_request_error');
-      expect(body.error.message).toMatch(/temperature is deprecated for this model/);
+      expect(body.error.message).toBe(temperatureDeprecated(model));
     },
   );
 
@@ -134,10 +135,10 @@ describe('messages face: vendor errors', () => {
   it('rejects thinking.enabled on an adaptive model and max_tokens not above the budget', async () => {
     const adaptive = await error(ask('hi', { model: 'vendora-opus-4-8', thinking: { type: 'enabled', budget_tokens: 1024 }, max_tokens: 2000 }));
     expect(adaptive.status).toBe(400);
-    expect(adaptive.body.error.message).toMatch(/thinking\.enabled is not supported for this model.*thinking\.adaptive must be used/);
+    expect(adaptive.body.error.message).toBe(enabledOnAdaptive('vendora-opus-4-8'));
     const budget = await error(ask('hi', { thinking: { type: 'enabled', budget_tokens: 2048 }, max_tokens: 2048 }));
     expect(budget.status).toBe(400);
-    expect(budget.body.error.message).toMatch(/max_tokens/);
+    expect(budget.body.error.message).toBe(budgetNotBelowMaxTokens(2048, 2048));
   });
 
   it('names the failing path of a malformed body', async () => {

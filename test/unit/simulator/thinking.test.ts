@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../../../src/simulator/index.js';
-import { DEFAULT_MODELS } from '../../../src/models/catalog.js';
 import { countTextTokens } from '../../../src/tokens/count-tokens.js';
+import { SPEC_MATRIX } from '../models/spec-matrix.js';
 import { ask, asMessage, send, textOf } from './support/simulator-calls.js';
+
+/** Model ids by thinking mode, from the hand-typed SPEC matrix. */
+const idsThinking = (mode: 'enabled' | 'adaptive' | 'none'): string[] => SPEC_MATRIX.filter((row) => row.thinking === mode).map((row) => row.id);
 
 const HARD = 'Compare three ways to store time series data and recommend one for a small team with a tight budget.';
 
@@ -10,7 +13,7 @@ describe('thinking per the matrix', () => {
   const sim = createSimulator();
   const reply = async (body: Record<string, unknown>) => asMessage(await send(sim.upstreams.messages, 'messages', body));
 
-  it.each(DEFAULT_MODELS.filter((model) => model.thinking === 'enabled').map((model) => model.id))(
+  it.each(idsThinking('enabled'))(
     '%s: thinking.enabled yields a signed thinking block within budget before the text',
     async (model) => {
       const message = await reply(ask(HARD, { model, max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 } }));
@@ -37,7 +40,7 @@ describe('thinking per the matrix', () => {
     }
   });
 
-  it.each(DEFAULT_MODELS.filter((model) => model.thinking === 'adaptive').map((model) => model.id))(
+  it.each(idsThinking('adaptive'))(
     '%s: adaptive thinks on a non-trivial prompt only',
     async (model) => {
       const hard = await reply(ask(HARD, { model, max_tokens: 2000, thinking: { type: 'adaptive' } }));
@@ -47,7 +50,7 @@ describe('thinking per the matrix', () => {
     },
   );
 
-  it.each(DEFAULT_MODELS.filter((model) => model.thinking === 'none').map((model) => model.id))(
+  it.each(idsThinking('none'))(
     '%s: thinking is rejected where it is not available',
     async (model) => {
       const answer = await send(sim.upstreams.messages, 'messages', ask(HARD, { model, max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 } }));

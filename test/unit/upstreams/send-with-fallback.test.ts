@@ -110,7 +110,8 @@ describe('sendWithFallback', () => {
     const result = await sendWithFallback([a, b], makeCall, options({ maxRetryAfterMs: 1000 }));
     expect(result.target).toBe(b);
     expect(a.stub.requests).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(500);
+    // Far below the 60 s the upstream asked for (generous for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('does not start a retry whose wait would end past deadlineAt: the last answer comes back readable, at once', async () => {
@@ -177,7 +178,8 @@ describe('sendWithFallback', () => {
     setTimeout(() => controller.abort(new GatewayError('UPSTREAM_TIMEOUT', 'Deadline reached.')), 50);
     const started = performance.now();
     await expect(sending).rejects.toMatchObject({ code: 'UPSTREAM_TIMEOUT', message: 'Deadline reached.' });
-    expect(performance.now() - started).toBeLessThan(500);
+    // Well before the 5 s retry-after ran out.
+    expect(performance.now() - started).toBeLessThan(4000);
     expect(a.stub.requests).toHaveLength(1);
   });
 

@@ -1,5 +1,6 @@
 /**
- * Keeps the benchmark harness from rotting: runs `bench/run.mjs --smoke`
+ * Keeps the benchmark harness from rotting (`npm run bench:smoke`; not part
+ * of `npm test`, being its slowest part): runs `bench/run.mjs --smoke`
  * (a few seconds, three targets, no Portkey, no pinning) and checks the
  * report it writes is complete and every request succeeded. Asserts no
  * timings: figures on a shared test machine mean nothing.
