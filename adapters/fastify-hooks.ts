@@ -2,7 +2,8 @@
  * The gateway's steps as Fastify hooks (`preHandler`) and handlers, the way
  * the Express and Koa adapters offer them as middlewares: a hook either
  * returns (the next hook runs) or answers and ends the request. The
- * context travels with the request (a `WeakMap`, no request decorator).
+ * context travels with the request (a `WeakMap`, no request decorator;
+ * the app reads it with `context(request)`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Gateway } from '../src/gateway.js';
@@ -31,6 +32,8 @@ export interface FastifySteps {
 /** The hooks and handlers of one gateway. */
 export interface FastifyGatewayHooks extends FastifySteps {
   readonly gateway: Gateway;
+  /** The gateway's context of a request these hooks began (principal, body, ...), for the app's own hooks between the steps. */
+  context(request: FastifyRequest): GatewayContext | undefined;
   /** Per-endpoint handlers, for routes at paths of the app's own. */
   chatCompletions: FastifyGatewayHook;
   messages: FastifyGatewayHook;
@@ -121,6 +124,7 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
   return {
     ...stepsAt(urlOf),
     gateway,
+    context: (request) => contexts.get(request),
     chatCompletions: hook(dispatch, at('chat.completions')),
     messages: hook(dispatch, at('messages')),
     countTokens: hook(dispatch, at('messages.count_tokens')),
