@@ -6,8 +6,12 @@
  */
 import type { GatewayResponse } from '../src/types.js';
 
-/** A byte stream over the relay's chunks: one enqueue per chunk, nothing pulled ahead of the reader. */
-export function toReadableStream(body: AsyncIterable<Uint8Array>): ReadableStream<Uint8Array> {
+/**
+ * A byte stream over the relay's chunks: one enqueue per chunk, nothing
+ * pulled ahead of the reader. `onCancel` runs first when the reader cancels
+ * (the server's sign that the client left), then the relay is stopped.
+ */
+export function toReadableStream(body: AsyncIterable<Uint8Array>, onCancel?: () => void): ReadableStream<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();
   return new ReadableStream<Uint8Array>(
     {
@@ -22,6 +26,7 @@ export function toReadableStream(body: AsyncIterable<Uint8Array>): ReadableStrea
         }
       },
       async cancel() {
+        onCancel?.();
         await iterator.return?.();
       },
     },
@@ -30,8 +35,8 @@ export function toReadableStream(body: AsyncIterable<Uint8Array>): ReadableStrea
   );
 }
 
-/** Converts a `GatewayResponse` to a `Response`. */
-export function toResponse(response: GatewayResponse): Response {
+/** Converts a `GatewayResponse` to a `Response`; `onCancel` as for `toReadableStream`. */
+export function toResponse(response: GatewayResponse, onCancel?: () => void): Response {
   const init = { status: response.status, headers: response.headers };
   if (response.type === 'json') {
     return new Response(JSON.stringify(response.body), {
@@ -40,5 +45,5 @@ export function toResponse(response: GatewayResponse): Response {
     });
   }
   if (response.body instanceof Uint8Array) return new Response(response.body, init);
-  return new Response(toReadableStream(response.body), init);
+  return new Response(toReadableStream(response.body, onCancel), init);
 }

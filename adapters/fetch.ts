@@ -38,7 +38,11 @@ export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHan
       const ctx = gateway.begin(toGatewayRequest(request));
       return toResponse(gateway.finish(ctx, gateway.renderError(ctx, error)));
     }
-    return toResponse(await gateway.handle(gatewayRequest));
+    // A cancelled response body means the client left, as does `request.signal`
+    // (not every server fires the latter): either one aborts the upstream call.
+    const cancelled = new AbortController();
+    gatewayRequest.signal = AbortSignal.any([request.signal, cancelled.signal]);
+    return toResponse(await gateway.handle(gatewayRequest), () => cancelled.abort());
   };
   return Object.assign(handler, { gateway });
 }
