@@ -34,10 +34,13 @@ export interface FastifyGatewayHooks extends FastifySteps {
   readonly gateway: Gateway;
   /** The gateway's context of a request these hooks began (principal, body, ...), for the app's own hooks between the steps. */
   context(request: FastifyRequest): GatewayContext | undefined;
-  /** Per-endpoint handlers, for routes at paths of the app's own. */
+  /** Per-endpoint handlers; these three work at any path. */
   chatCompletions: FastifyGatewayHook;
   messages: FastifyGatewayHook;
   countTokens: FastifyGatewayHook;
+  /** The resource endpoints (`/v1/models...`, `/v1/files...`): they read the endpoint from the URL like the unbound steps. */
+  models: FastifyGatewayHook;
+  files: FastifyGatewayHook;
   /**
    * The steps bound to one endpoint, for a route at a path of the app's own
    * (`app.post('/ai/chat', { preHandler: [chat.authenticate, ...] }, chat.dispatch)`).
@@ -128,6 +131,8 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
     chatCompletions: hook(dispatch, at('chat.completions')),
     messages: hook(dispatch, at('messages')),
     countTokens: hook(dispatch, at('messages.count_tokens')),
+    models: hook(dispatch, urlOf),
+    files: hook(dispatch, urlOf),
     steps(endpoint) {
       let steps = bound.get(endpoint);
       if (steps === undefined) {
