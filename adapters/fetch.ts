@@ -40,9 +40,13 @@ export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHan
     }
     // A cancelled response body means the client left, as does `request.signal`
     // (not every server fires the latter): either one aborts the upstream call.
-    const cancelled = new AbortController();
-    gatewayRequest.signal = AbortSignal.any([request.signal, cancelled.signal]);
-    return toResponse(await gateway.handle(gatewayRequest), () => cancelled.abort());
+    // (A listener, not `AbortSignal.any`: cheaper per request on Node 20.)
+    const left = new AbortController();
+    const abort = () => left.abort();
+    if (request.signal.aborted) abort();
+    else request.signal.addEventListener('abort', abort, { once: true });
+    gatewayRequest.signal = left.signal;
+    return toResponse(await gateway.handle(gatewayRequest), abort);
   };
   return Object.assign(handler, { gateway });
 }
