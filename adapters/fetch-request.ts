@@ -73,6 +73,8 @@ export function toGatewayRequest(request: Request): GatewayRequest {
 
 /** Builds the core's request, reading the body of body methods (up to `limit`). Rejects with a 413 `GatewayError` over the limit. */
 export async function readGatewayRequest(request: Request, limit?: number): Promise<GatewayRequest> {
+  // The app's fault, not the client's (a 500, reported to `onError`): say what to change.
+  if (request.bodyUsed) throw new Error('modelgate: the request body was already read; pass the handler the request before anything reads its body, or a clone() of it.');
   const gatewayRequest = toGatewayRequest(request);
   if (BODY_METHODS.has(request.method)) gatewayRequest.rawBody = await readRequestBody(request, limit);
   return gatewayRequest;

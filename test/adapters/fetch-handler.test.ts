@@ -143,4 +143,19 @@ describe('createFetchHandler as a route handler', () => {
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ error: { message: expect.stringContaining(String(LIMIT)) } });
   });
+
+  it('answers a request whose body the app already read with a 500, and tells onError what to change', async () => {
+    const causes: unknown[] = [];
+    const strict = createFetchHandler({ auth: AUTH, onError: ({ error }) => causes.push(error.cause) });
+    try {
+      const request = chatRequest({ model: 'gpt-4o-mini', messages: user });
+      await request.json();
+      const response = await strict(request);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toMatchObject({ error: { message: expect.any(String) } });
+      expect(String(causes[0])).toContain('already read');
+    } finally {
+      await strict.gateway.close();
+    }
+  });
 });
