@@ -5,10 +5,11 @@
  * bundler resolution; node10, which has no `exports`, is out of scope),
  * then `npm pack` and a fresh app that installs the tarball with Fastify,
  * Hono and @hono/node-server and runs `package-probe.cjs` with `import()`
- * and with `require()`. Installs prefer npm's cache (filled by `npm ci`).
+ * and with `require()`, at the versions the tests use. The install prefers
+ * npm's cache (filled by `npm ci`) but may ask the registry for metadata.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,7 +36,9 @@ try {
   execFileSync('mkdir', [app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'fresh-app', private: true, version: '1.0.0' }));
   copyFileSync(join(root, 'scripts', 'package-probe.cjs'), join(app, 'probe.cjs'));
-  const peers = ['fastify@5', 'hono@4', '@hono/node-server@2'];
+  // The versions the test suite ran against (from the lockfile's install).
+  const version = (name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+  const peers = ['fastify', 'hono', '@hono/node-server'].map((name) => `${name}@${version(name)}`);
   run(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, tarball), ...peers], app);
   for (const format of ['esm', 'cjs']) run(process.execPath, ['probe.cjs', format], app);
   console.log('package check passed');
