@@ -20,8 +20,8 @@ interface PluginOptions {
   decorate?: boolean;
 }
 
-/** The gateway's options, or `{ gateway }` to serve an existing gateway, plus the plugin's own. */
-export type FastifyGatewayOptions = (GatewayOptions | { gateway: Gateway }) & PluginOptions;
+/** The gateway's options, or a gateway (as is, or as `{ gateway }` beside the plugin's own options), plus the plugin's own. */
+export type FastifyGatewayOptions = (GatewayOptions | Gateway | { gateway: Gateway }) & PluginOptions;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,7 +33,7 @@ declare module 'fastify' {
 function gatewayOf(options: FastifyGatewayOptions): Gateway | GatewayOptions {
   if ('gateway' in options) return options.gateway;
   // A gateway passed as the options object itself, like the other adapters accept.
-  if (typeof (options as Partial<Gateway>).handle === 'function') return options as unknown as Gateway;
+  if (typeof (options as Partial<Gateway>).handle === 'function') return options as Gateway;
   const { prefix: _prefix, decorate: _decorate, ...gatewayOptions } = options as GatewayOptions & PluginOptions;
   return gatewayOptions;
 }

@@ -91,6 +91,21 @@ describe.each([
     expect((await response.text()).trimEnd().endsWith('data: [DONE]')).toBe(true);
   });
 
+  it('accepts a gateway as the options object, like the other adapters', async () => {
+    const other = fastify() as unknown as FastifyInstance;
+    const gateway = createGateway({ auth: { keys: ['sk-direct'] } });
+    await other.register(fastifyGateway, gateway);
+    const address = await other.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const models = await fetch(`${address}/v1/models`, { headers: { authorization: 'Bearer sk-direct' } });
+      expect(models.status).toBe(200);
+      expect(other.modelgate.gateway).toBe(gateway);
+    } finally {
+      await other.close();
+      await gateway.close();
+    }
+  });
+
   it('registers a second gateway with decorate: false, its hooks from createFastifyHooks', async () => {
     const second = fastify() as unknown as FastifyInstance;
     const gateway = createGateway({ auth: { keys: ['sk-second'] } });
