@@ -5,6 +5,8 @@ export default defineConfig({
     index: 'src/index.ts',
     express: 'adapters/express.ts',
     koa: 'adapters/koa.ts',
+    fastify: 'adapters/fastify.ts',
+    fetch: 'adapters/fetch.ts',
     node: 'adapters/node-http.ts',
     testing: 'src/simulator/index.ts',
   },
@@ -15,5 +17,5 @@ export default defineConfig({
   splitting: true,
   clean: true,
   target: 'node20',
-  external: ['express', 'koa'],
+  external: ['express', 'koa', 'fastify', 'fastify-plugin'],
 });

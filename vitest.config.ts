@@ -9,6 +9,8 @@ export default defineConfig({
       { find: /^modelgate$/, replacement: here('./src/index.ts') },
       { find: /^modelgate\/express$/, replacement: here('./adapters/express.ts') },
       { find: /^modelgate\/koa$/, replacement: here('./adapters/koa.ts') },
+      { find: /^modelgate\/fastify$/, replacement: here('./adapters/fastify.ts') },
+      { find: /^modelgate\/fetch$/, replacement: here('./adapters/fetch.ts') },
       { find: /^modelgate\/node$/, replacement: here('./adapters/node-http.ts') },
       { find: /^modelgate\/testing$/, replacement: here('./src/simulator/index.ts') },
     ],

@@ -5,23 +5,17 @@
  * `GatewayResponse` → Node response (`./node-response.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createGateway, type Gateway } from '../src/gateway.js';
-import type { GatewayOptions } from '../src/gateway-options.js';
+import type { Gateway } from '../src/gateway.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/read-json-body.js';
 import type { GatewayRequest, GatewayResponse } from '../src/types.js';
 import { readGatewayRequest, toGatewayRequest } from './node-request.js';
 import { writeGatewayResponse } from './node-response.js';
+import { type GatewayOrOptions, toGateway } from './to-gateway.js';
 
 export { clientSignal, readGatewayRequest, readRawBody, toGatewayRequest } from './node-request.js';
 export { writeGatewayResponse } from './node-response.js';
 
-/** A gateway, or the options to create one. */
-export type GatewayOrOptions = Gateway | GatewayOptions;
-
-/** Accepts a gateway or its options, like every adapter entry point. */
-export function toGateway(value: GatewayOrOptions): Gateway {
-  return typeof (value as Gateway).handle === 'function' ? (value as Gateway) : createGateway(value as GatewayOptions);
-}
+export { type GatewayOrOptions, toGateway } from './to-gateway.js';
 
 /**
  * A `node:http` request listener serving every gateway route.

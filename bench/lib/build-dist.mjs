@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const ENTRIES = ['index.js', 'node.js', 'express.js', 'koa.js'];
+const ENTRIES = ['index.js', 'node.js', 'express.js', 'koa.js', 'fastify.js', 'fetch.js'];
 const SOURCES = ['src', 'adapters', 'tsup.config.ts', 'package.json'];
 
 function newestMtime(path) {

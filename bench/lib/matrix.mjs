@@ -30,6 +30,10 @@ export const TARGETS = {
     label: 'modelgate, Express 5 (after express.json() with keepRawBody)', kind: 'modelgate', script: 'servers/modelgate-express.mjs', env: { BENCH_KEEP_RAW: '1' }, bare: 'bare-express',
   },
   'modelgate-koa': { label: 'modelgate, Koa 3', kind: 'modelgate', script: 'servers/modelgate-koa.mjs', bare: 'bare-koa' },
+  'bare-fastify': { label: 'bare Fastify 5 (raw-body parser)', kind: 'bare', script: 'servers/bare-fastify.mjs', bare: 'bare-fastify' },
+  'modelgate-fastify': { label: 'modelgate, Fastify 5 plugin', kind: 'modelgate', script: 'servers/modelgate-fastify.mjs', bare: 'bare-fastify' },
+  'bare-hono': { label: 'bare Hono on @hono/node-server', kind: 'bare', script: 'servers/bare-hono.mjs', bare: 'bare-hono' },
+  'modelgate-hono': { label: 'modelgate fetch handler, Hono on @hono/node-server', kind: 'modelgate', script: 'servers/modelgate-hono.mjs', bare: 'bare-hono' },
   // Limits (issue 14): the same node:http server with requests + concurrency limits; ratios are to modelgate-node.
   'modelgate-node-limits': {
     label: 'modelgate, node:http, limits in memory', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'memory' }, bare: 'modelgate-node',
@@ -41,8 +45,11 @@ export const TARGETS = {
   'portkey-streams': { label: 'Portkey gateway 1.15.2 (+ fetch shim, see notes)', kind: 'portkey', shim: true, bare: 'bare-node' },
 };
 
-const ALL_PROXIES = ['bare-node', 'bare-express', 'bare-koa', 'modelgate-node', 'modelgate-express', 'modelgate-koa'];
-const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa'];
+const ALL_PROXIES = [
+  'bare-node', 'bare-express', 'bare-koa', 'bare-fastify', 'bare-hono',
+  'modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono',
+];
+const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono'];
 const LIMITS = ['modelgate-node-limits', 'modelgate-node-limits-redis'];
 
 /**

@@ -57,6 +57,8 @@ export function checkTargets(rows, limitsCost) {
     ['modelgate-express-keepraw', 'bare-express', ['chat']],
     ['modelgate-express-raw', 'bare-express-raw', ['chat']],
     ['modelgate-koa', 'bare-koa', ['chat', 'messages']],
+    ['modelgate-fastify', 'bare-fastify', ['chat', 'messages']],
+    ['modelgate-hono', 'bare-hono', ['chat', 'messages']],
     ['modelgate-node', 'bare-node', ['chat', 'messages']],
   ];
   for (const [mg, bare, scenarios] of pairs) {
@@ -72,7 +74,7 @@ export function checkTargets(rows, limitsCost) {
   const pkChat = find(rows, 'chat', 'portkey');
   out.push(check('modelgate-node chat: throughput vs Portkey (by CPU/request)', ratio(pkChat?.cpuUsPerReq, mgChat?.cpuUsPerReq), 5, '>='));
   out.push(check('modelgate-node chat: throughput vs Portkey (measured req/s)', ratio(mgChat?.rps, pkChat?.rps), 5, '>='));
-  for (const mg of ['modelgate-node', 'modelgate-express', 'modelgate-koa']) {
+  for (const mg of ['modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono']) {
     const s = find(rows, 'stream-5000', mg);
     out.push(check(`${mg} stream-5000: CPU per event vs bare proxy`, s?.cpuPerEventXBare, 1.3, '<='));
   }

@@ -1,20 +1,28 @@
 /**
  * Starts a real app with the gateway mounted, on 127.0.0.1 port 0, for the
  * end-to-end tests: the plain node handler, Express 5 and 4, Koa 3 and 2,
- * with and without a body parser in front, and Express behind compression.
+ * with and without a body parser in front, Express behind compression,
+ * Fastify 5 and 4 (the plugin; Fastify parses JSON app-wide by default) and
+ * Hono on Node (the fetch handler, through @hono/node-server).
  * Every app also serves a route of its own (`GET /health`) so tests can
  * check the gateway leaves the app's routes alone.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { bodyParser } from '@koa/bodyparser';
 import compression from 'compression';
 import express5 from 'express';
 import express4 from 'express4';
+import fastify5 from 'fastify';
+import fastify4 from 'fastify4';
+import { Hono } from 'hono';
 import Koa3 from 'koa';
 import Koa2 from 'koa2';
 import { createGateway, type Gateway, type GatewayOptions } from 'modelgate';
 import { expressGateway } from 'modelgate/express';
+import { fastifyGateway } from 'modelgate/fastify';
+import { createFetchHandler } from 'modelgate/fetch';
 import { koaGateway } from 'modelgate/koa';
 import { createNodeHandler } from 'modelgate/node';
 
@@ -30,6 +38,9 @@ export const MOUNTS = [
   'koa3+bodyparser',
   'koa2+bodyparser',
   'express5+compression',
+  'fastify5',
+  'fastify4',
+  'hono',
 ] as const;
 
 export type Mount = (typeof MOUNTS)[number];
@@ -85,9 +96,35 @@ function koaListener(mount: Mount, gateway: Gateway): RequestListener {
   return app.callback();
 }
 
+async function fastifyListener(mount: Mount, gateway: Gateway): Promise<RequestListener> {
+  const fastify = mount === 'fastify4' ? fastify4 : fastify5;
+  let listener: RequestListener | undefined;
+  // Fastify's handler on a server of our own (see `listen`): the documented serverFactory.
+  const app = fastify({
+    serverFactory: (handler) => {
+      listener = handler;
+      return createServer(handler);
+    },
+  });
+  app.get('/health', async () => ({ status: 'ok' }));
+  await app.register(fastifyGateway, { gateway });
+  await app.ready();
+  return listener!;
+}
+
+function honoListener(gateway: Gateway): RequestListener {
+  const app = new Hono();
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+  const handler = createFetchHandler(gateway);
+  app.all('/v1/*', (c) => handler(c.req.raw));
+  return getRequestListener(app.fetch);
+}
+
 /** The request listener of `mount` serving `gateway`. */
-export function createListener(mount: Mount, gateway: Gateway): RequestListener {
+export async function createListener(mount: Mount, gateway: Gateway): Promise<RequestListener> {
   if (mount === 'node') return nodeListener(gateway);
+  if (mount === 'hono') return honoListener(gateway);
+  if (mount.startsWith('fastify')) return fastifyListener(mount, gateway);
   if (mount.startsWith('express')) return expressListener(mount, gateway);
   return koaListener(mount, gateway);
 }
@@ -115,7 +152,7 @@ export function listen(listener: RequestListener): Promise<{ url: string; server
 /** Starts `mount` serving a gateway made from `options` (or the given gateway). */
 export async function startApp(mount: Mount, options: GatewayOptions | Gateway): Promise<StartedApp> {
   const gateway = 'handle' in options ? options : createGateway(options);
-  const running = await listen(createListener(mount, gateway));
+  const running = await listen(await createListener(mount, gateway));
   return {
     url: running.url,
     gateway,

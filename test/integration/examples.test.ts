@@ -36,7 +36,7 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /** Starts an example and waits for its banner (the last curl line). */
-async function startExample(app: 'express' | 'koa', env: Record<string, string> = {}): Promise<RunningExample> {
+async function startExample(app: 'express' | 'koa' | 'fastify' | 'hono', env: Record<string, string> = {}): Promise<RunningExample> {
   const child = spawn(tsx, [`examples/${app}/server.ts`], { cwd: root, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => {
@@ -82,7 +82,7 @@ async function agentOnEveryModel(example: RunningExample): Promise<{ answered: s
   return { answered, failed };
 }
 
-describe.each(['express', 'koa'] as const)('examples/%s/server.ts with no upstream configured', (app) => {
+describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/server.ts with no upstream configured', (app) => {
   let example: RunningExample;
 
   beforeAll(async () => {

@@ -19,6 +19,8 @@ const EXPECTED: Record<string, string[]> = {
   modelgate: ['createGateway', 'isGatewayError', 'GatewayError', 'DEFAULT_CATALOG', 'openAICompatible', 'messagesUpstream', 'upstreamFileStore', 'createRouter'],
   'modelgate/express': ['expressGateway', 'createGateway'],
   'modelgate/koa': ['koaGateway', 'createGateway'],
+  'modelgate/fastify': ['fastifyGateway', 'createFastifyHooks', 'createGateway'],
+  'modelgate/fetch': ['createFetchHandler', 'createGateway'],
   'modelgate/node': ['createNodeHandler', 'createGateway'],
   'modelgate/testing': ['createSimulator', 'createPdf'],
 };

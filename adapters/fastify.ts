@@ -1,0 +1,75 @@
+/**
+ * `modelgate/fastify`: mount the gateway in a Fastify 5 or 4 app.
+ *
+ * `app.register(fastifyGateway, options)` serves `/v1/*` under the usual
+ * `prefix`, in an encapsulated context of its own that reads request bodies
+ * itself (within the gateway's limit), whatever body parsing the app does.
+ * The steps are offered as hooks on `app.modelgate`. All logic lives in the core.
+ */
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Gateway } from '../src/gateway.js';
+import type { GatewayOptions } from '../src/gateway-options.js';
+import { createFastifyHooks, type FastifyGatewayHooks } from './fastify-hooks.js';
+
+/** Options of the plugin besides Fastify's own `prefix`. */
+interface PluginOptions {
+  /** Fastify's usual route prefix: the gateway serves `<prefix>/v1/*`. Default: none. */
+  prefix?: string;
+  /** Decorate the app with the hooks as `app.modelgate` (default true; false for a second gateway in one app). */
+  decorate?: boolean;
+}
+
+/** The gateway's options, or a gateway (as is, or as `{ gateway }` beside the plugin's own options), plus the plugin's own. */
+export type FastifyGatewayOptions = (GatewayOptions | Gateway | { gateway: Gateway }) & PluginOptions;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** modelgate's steps as hooks, and its per-endpoint handlers (set by `fastifyGateway`). */
+    modelgate: FastifyGatewayHooks;
+  }
+}
+
+function gatewayOf(options: FastifyGatewayOptions): Gateway | GatewayOptions {
+  if ('gateway' in options) return options.gateway;
+  // A gateway passed as the options object itself, like the other adapters accept.
+  if (typeof (options as Partial<Gateway>).handle === 'function') return options as Gateway;
+  const { prefix: _prefix, decorate: _decorate, ...gatewayOptions } = options as GatewayOptions & PluginOptions;
+  return gatewayOptions;
+}
+
+const plugin: FastifyPluginAsync<FastifyGatewayOptions> = async (app: FastifyInstance, options) => {
+  const prefix = options.prefix ?? '';
+  const hooks = createFastifyHooks(gatewayOf(options));
+  if (options.decorate !== false) app.decorate('modelgate', hooks);
+
+  // The routes live in a child context: its body handling does not leak into the app.
+  await app.register(
+    async (scope) => {
+      // Whatever the app parses (its own parsers, Fastify's JSON one): here the body stays
+      // unread, and the core reads it within its limit and answers 413/415 in the caller's format.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request: FastifyRequest, _payload: unknown, done: (error: null) => void) => done(null));
+      const full = scope.prefix;
+      const { dispatch } = createFastifyHooks(hooks.gateway, (request) => request.url.slice(full.length));
+      scope.all('/v1', dispatch);
+      scope.all('/v1/*', dispatch);
+    },
+    { prefix },
+  );
+};
+
+/**
+ * The Fastify plugin. Wrapped in `fastify-plugin` so that `app.modelgate`
+ * reaches the app; the routes and their body handling stay encapsulated.
+ *
+ * @example
+ * await app.register(fastifyGateway, { auth: { keys: [process.env.MODELGATE_KEY!] }, prefix: '/ai' });
+ */
+export const fastifyGateway = fp(plugin, { name: 'modelgate', fastify: '4.x || 5.x' });
+
+export { createFastifyHooks } from './fastify-hooks.js';
+export type { FastifyGatewayHook, FastifyGatewayHooks, FastifySteps } from './fastify-hooks.js';
+export { createGateway } from '../src/gateway.js';
+export type { Gateway } from '../src/gateway.js';
+export type { GatewayOptions } from '../src/gateway-options.js';

@@ -1,0 +1,81 @@
+/**
+ * Web `Request` → the core's `GatewayRequest`: the path from its `/v1`
+ * segment on, lower-case headers, the body read within the gateway's limit,
+ * and the request's own `signal` (fired by the server when the client leaves).
+ */
+import { DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
+import type { GatewayRequest, IncomingHeaders } from '../src/types.js';
+import { fromV1Segment } from './v1-path.js';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The path and query the gateway serves: from the first `/v1` segment of
+ * the URL's path on (`/api/v1/models?limit=5` → `/v1/models?limit=5`), so a
+ * handler mounted under a prefix (a Next.js `app/api/v1/[...path]` route, a
+ * Hono sub-app) needs no configuration. Paths without one are passed as they
+ * are (the gateway answers 404).
+ */
+export function gatewayPath(url: string): string {
+  const parsed = new URL(url);
+  return fromV1Segment(parsed.pathname + parsed.search);
+}
+
+function toHeaders(headers: Headers): IncomingHeaders {
+  const record: IncomingHeaders = {};
+  // `Headers` iterates lower-case names, repeated values already joined with ", ".
+  for (const [name, value] of headers) record[name] = value;
+  return record;
+}
+
+/**
+ * Reads a `Request` body up to `limit` bytes. Rejects with a 413
+ * `GatewayError` when `content-length` announces more, or, for a body of
+ * unannounced length, as soon as the limit is passed, cancelling the rest unread.
+ */
+export async function readRequestBody(request: Request, limit: number = DEFAULT_MAX_BODY_BYTES): Promise<Uint8Array> {
+  const announced = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (Number.isFinite(announced) && announced > limit) {
+    await request.body?.cancel().catch(() => {});
+    throw tooLargeError(limit);
+  }
+  // A declared length within the limit: the server's HTTP parser holds the body to it, so read it
+  // whole (`arrayBuffer()` has fast paths, e.g. @hono/node-server reads the Node request directly).
+  if (Number.isFinite(announced)) return new Uint8Array(await request.arrayBuffer());
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** The core's request without its body (for error responses when the body could not be read). */
+export function toGatewayRequest(request: Request): GatewayRequest {
+  return { method: request.method, url: gatewayPath(request.url), headers: toHeaders(request.headers), signal: request.signal };
+}
+
+/** Builds the core's request, reading the body of body methods (up to `limit`). Rejects with a 413 `GatewayError` over the limit. */
+export async function readGatewayRequest(request: Request, limit?: number): Promise<GatewayRequest> {
+  // The app's fault, not the client's (a 500, reported to `onError`): say what to change.
+  if (request.bodyUsed) throw new Error('modelgate: the request body was already read; pass the handler the request before anything reads its body, or a clone() of it.');
+  const gatewayRequest = toGatewayRequest(request);
+  if (BODY_METHODS.has(request.method)) gatewayRequest.rawBody = await readRequestBody(request, limit);
+  return gatewayRequest;
+}
