@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { GatewayError } from './errors.js';
 import { type Endpoint, matchEndpoint } from './match-endpoint.js';
 import type { ModelEntry } from './models/catalog.js';
+import type { RequestObservation } from './observability/request-observation.js';
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
 import type { ResolvedRoute } from './upstreams/routes.js';
 
@@ -38,6 +39,8 @@ export interface GatewayContext {
   dropped: string[];
   /** Notes about the translation (dropped hints, emulations), sent as `x-modelgate-warnings`. */
   warnings: string[];
+  /** Set by `begin` when an observability option is set (traces, metrics, logs). @internal */
+  observer?: RequestObservation;
 }
 
 const INCOMING_ID = /^[\w.:\-]{1,128}$/;

@@ -11,6 +11,7 @@ import type { FileStore } from './files/file-store.js';
 import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
 import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
+import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { createRouter, type Route, type Router } from './upstreams/routes.js';
@@ -26,6 +27,8 @@ export interface GatewayRuntime {
   files(): FileStore | undefined | Promise<FileStore | undefined>;
   /** Models named by exact-id routes, for the listing. */
   readonly routedModels: readonly ServedModel[];
+  /** Starts a request's observation; undefined when no observability option is set. */
+  readonly observe: ObserveRequest | undefined;
   close(): Promise<void>;
 }
 
@@ -73,6 +76,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     router: () => router ?? loadSimulator().then((parts) => parts.router),
     files: () => options.files ?? (routes ? undefined : loadSimulator().then((parts) => parts.files)),
     routedModels: routes ? routedModelsOf(routes, catalog) : [],
+    observe: createObservability(options),
     async close() {
       const upstreams = new Set((routes ?? []).flatMap((route) => [
         route.upstream,

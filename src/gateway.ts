@@ -110,7 +110,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const gateway: Gateway = {
     catalog: runtime.catalog,
     options,
-    begin: createGatewayContext,
+    begin(request) {
+      const ctx = createGatewayContext(request);
+      if (runtime.observe) ctx.observer = runtime.observe(ctx);
+      return ctx;
+    },
 
     async authenticate(ctx) {
       const endpoint = requireEndpoint(ctx);
@@ -154,6 +158,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     renderError(ctx, error) {
       const gatewayError = toGatewayError(error);
+      ctx.observer?.failed(gatewayError);
       try {
         options.onError?.({ error: gatewayError, request: ctx.request, requestId: ctx.requestId });
       } catch {
@@ -167,7 +172,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       response.headers['x-request-id'] = ctx.requestId;
       if (ctx.dropped.length > 0) response.headers['x-modelgate-dropped-params'] = ctx.dropped.join(', ');
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
-      return response;
+      return ctx.observer ? ctx.observer.respond(ctx, response) : response;
     },
 
     async handle(request) {

@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
+import type { CallObservation } from '../observability/call-observation.js';
 import type { GatewayContext } from '../gateway-context.js';
 import { readBody } from '../upstreams/read-body.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
@@ -33,6 +34,8 @@ export interface SentCall<P extends CallPlan> {
   attempts: AttemptRecord[];
   /** `performance.now()` when the response head arrived. */
   headAt: number;
+  /** The call's spans and metrics, when observability is on. */
+  observation?: CallObservation;
 }
 
 /** Largest non-streamed upstream JSON body read for translation. */
@@ -57,20 +60,29 @@ export async function sendPlans<P extends CallPlan>(
     if (!plan) throw new TypeError('no plan for target');
     return plan;
   };
+  const observation = ctx.observer?.call(ctx);
   const makeCall = (target: RouteTarget): UpstreamCall => {
     const plan = planOf(target);
-    const call: UpstreamCall = { operation: plan.operation, stream: plan.stream, headers, signal };
+    const call: UpstreamCall = { operation: plan.operation, stream: plan.stream, headers: observation ? observation.attempt(target, plan, headers) : headers, signal };
     if (plan.rawBody !== undefined) call.rawBody = plan.rawBody;
     else call.body = plan.body;
     if (callerKey !== undefined) call.callerKey = callerKey;
     return call;
   };
-  const result = await sendWithFallback(
-    plans.map((plan) => plan.target),
-    makeCall,
-    { signal, ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}) },
-  );
-  return { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now() };
+  let result;
+  try {
+    result = await sendWithFallback(plans.map((plan) => plan.target), makeCall, {
+      signal,
+      ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
+      ...(observation ? { onAttempt: observation.attempted } : {}),
+    });
+  } catch (error) {
+    observation?.failed();
+    throw error;
+  }
+  const sent: SentCall<P> = { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now() };
+  if (observation) sent.observation = observation;
+  return sent;
 }
 
 /** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */

@@ -7,6 +7,8 @@
  */
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
+import { readResponseMeta, type ResponseMeta } from '../observability/genai-attributes.js';
+import { withResponseMeta } from '../observability/stream-meta.js';
 import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
 import { createSseHeaders } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
@@ -27,6 +29,7 @@ async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, 
   const error = await upstreamFailure(ctx, sent);
   reportUsage(ctx, runtime, {
     status: error.status, stream: sent.plan.stream, usage: {}, aborted: false, target: sent.plan.target, firstByteAt: sent.headAt,
+    observation: sent.observation,
   });
   throw error;
 }
@@ -35,13 +38,15 @@ async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, 
 export async function readSuccessJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<unknown> {
   await failIfUnsuccessful(ctx, runtime, sent);
   const json = await readUpstreamJson(sent);
+  const format = sent.plan.target.upstream.format;
   reportUsage(ctx, runtime, {
     status: 200,
     stream: false,
-    usage: readUsage(sent.plan.target.upstream.format, json),
+    usage: readUsage(format, json),
     aborted: false,
     target: sent.plan.target,
     firstByteAt: sent.headAt,
+    ...(sent.observation ? { meta: readResponseMeta(format, json), observation: sent.observation } : {}),
   });
   return json;
 }
@@ -95,12 +100,15 @@ async function readWhole(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return Buffer.concat(chunks, size);
 }
 
-function usageOf(sent: SentCall<CallPlan>, bytes: Uint8Array): TokenUsage {
+/** Usage (and, for observability, the response meta) of a relayed JSON answer. */
+function usageOf(sent: SentCall<CallPlan>, bytes: Uint8Array): { usage: TokenUsage; meta?: ResponseMeta } {
+  const format = sent.plan.target.upstream.format;
   try {
-    return readUsage(sent.plan.target.upstream.format, JSON.parse(UTF8.decode(bytes)));
+    const json: unknown = JSON.parse(UTF8.decode(bytes));
+    return sent.observation ? { usage: readUsage(format, json), meta: readResponseMeta(format, json) } : { usage: readUsage(format, json) };
   } catch {
     // Usage is best-effort: an unparseable body still reaches the client as sent.
-    return {};
+    return { usage: {} };
   }
 }
 
@@ -112,8 +120,10 @@ export async function relayJsonBytes(ctx: GatewayContext, runtime: GatewayRuntim
   headers['content-type'] = response.headers['content-type'] ?? 'application/json';
   const contentLength = response.headers['content-length'];
   if (contentLength !== undefined) headers['content-length'] = contentLength;
-  const report = (usage: TokenUsage, aborted: boolean) =>
-    reportUsage(ctx, runtime, { status: response.status, stream: false, usage, aborted, target: plan.target, firstByteAt: sent.headAt });
+  const report = (read: { usage: TokenUsage; meta?: ResponseMeta }, aborted: boolean) =>
+    reportUsage(ctx, runtime, {
+      status: response.status, stream: false, ...read, aborted, target: plan.target, firstByteAt: sent.headAt, observation: sent.observation,
+    });
   if (bufferableLength(contentLength) !== undefined) {
     const bytes = await readWhole(response.body);
     headers['content-length'] = String(bytes.byteLength);
@@ -143,7 +153,10 @@ export async function relayStream(
   const upstreamFormat = target.upstream.format;
   // The relay's callbacks live as long as the stream: they hold the few values they need, not ctx or the plan (request bodies).
   const report = usageReporter(ctx, runtime);
-  const observer = report ? createUsageObserver(upstreamFormat) : undefined;
+  const { observation } = sent;
+  const usageObserver = report ? createUsageObserver(upstreamFormat) : undefined;
+  const metaObserver = usageObserver && observation ? withResponseMeta(usageObserver, upstreamFormat) : undefined;
+  const observer = metaObserver ?? usageObserver;
   const headAt = sent.headAt;
   const body = relaySse({
     upstream: response.body,
@@ -155,6 +168,7 @@ export async function relayStream(
     upstreamName: target.upstream.name,
     ...(options.transform ? { transform: options.transform } : {}),
     ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
+    ...(observation?.onChunk ? { onChunk: observation.onChunk } : {}),
     ...(report && observer
       ? {
           onEnd: (outcome) => {
@@ -165,6 +179,8 @@ export async function relayStream(
               aborted: outcome.status === 'aborted',
               target,
               firstByteAt: outcome.firstEventAt ?? headAt,
+              ...(observation ? { observation, ...(metaObserver ? { meta: metaObserver.meta } : {}) } : {}),
+              ...(outcome.error ? { error: outcome.error } : {}),
             });
           },
         }

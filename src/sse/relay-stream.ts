@@ -127,11 +127,20 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   private notify(event: SseEvent | undefined): void {
     this.eventCount++;
     this.firstEventAt ??= performance.now();
+    if (this.options.onChunk !== undefined) this.chunk(this.options.onChunk);
     if (event === undefined || this.options.onEvent === undefined) return;
     try {
       this.options.onEvent(event);
     } catch {
       // Observers (usage, logs) must never break the stream they watch.
+    }
+  }
+
+  private chunk(onChunk: () => void): void {
+    try {
+      onChunk();
+    } catch {
+      // Same as onEvent: timing observers never break the stream.
     }
   }
 
