@@ -49,11 +49,11 @@ export function histogramPoints(metric: MetricData | undefined): Array<DataPoint
 }
 
 /** Waits until `check` passes (spans end when a response body has been written out, just after the client read it). */
-export async function eventually(check: () => void, timeoutMs = 5000): Promise<void> {
+export async function eventually(check: () => void | Promise<void>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      check();
+      await check();
       return;
     } catch (error) {
       if (Date.now() > deadline) throw error;
