@@ -7,12 +7,8 @@
  */
 import { createRequire } from 'node:module';
 
-declare const require: NodeJS.Require | undefined;
-
-function localRequire(): NodeJS.Require {
-  // The CJS build has `require`; the ESM build (and the tests) resolve from this file.
-  return typeof require === 'function' ? require : createRequire(import.meta.url);
-}
+// Resolves from the package itself (tsup shims `import.meta.url` in the CJS build).
+const localRequire = (): NodeJS.Require => createRequire(import.meta.url);
 
 /** `require(name)`, or a TypeError saying what to install and which option needs it. */
 export function loadOptional<T>(name: string, option: string): T {
