@@ -170,7 +170,7 @@ export class CallObservation {
   /** Ends a call the request finished without an `end` (a body that failed to read, an unused answer). */
   abandon(): void {
     if (this.ended || !this.current) return;
-    this.end({ stream: false, usage: {}, aborted: true, firstByteAt: undefined });
+    this.end({ stream: false, usage: {}, aborted: false, firstByteAt: undefined });
   }
 
   private chunk(): void {

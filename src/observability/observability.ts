@@ -28,5 +28,7 @@ export function createObservability(options: ObservabilityOptions): ObserveReque
     prometheus: prometheus ? createPrometheusMetrics(prometheus) : undefined,
     logger: logger ? logger.child({ component: 'modelgate' }) : undefined,
   };
+  // OpenTelemetry alone with no SDK registered records nothing: no per-request work at all.
+  if (!signals.otel && !signals.prometheus && !signals.logger) return undefined;
   return (ctx) => new RequestObservation(signals, ctx);
 }

@@ -42,10 +42,28 @@ const HEADER_GETTER: Api.TextMapGetter<GatewayRequest['headers']> = {
   get: (carrier, key) => carrier[key],
 };
 
-/** Creates the OpenTelemetry signals; loads `@opentelemetry/api` (throws a TypeError naming it when missing). */
-export function createOtelSignals(option: true | OpenTelemetryOptions): OtelSignals {
+/**
+ * True when neither a tracer nor a meter provider is registered globally
+ * (the API's no-op providers): nothing would be recorded. Judged by class
+ * name, the API exporting neither no-op class; a renamed class only means
+ * the signals are kept (some work, no harm).
+ */
+function globalProvidersAreNoOps(api: typeof Api): boolean {
+  const traces = api.trace.getTracerProvider();
+  const delegate = traces instanceof api.ProxyTracerProvider ? traces.getDelegate() : traces;
+  return delegate.constructor.name === 'NoopTracerProvider' && api.metrics.getMeterProvider().constructor.name === 'NoopMeterProvider';
+}
+
+/**
+ * Creates the OpenTelemetry signals; loads `@opentelemetry/api` (throws a
+ * TypeError naming it when missing). `undefined` when the global providers
+ * are used and no SDK is registered yet: requests then cost nothing extra
+ * (register the SDK before creating the gateway).
+ */
+export function createOtelSignals(option: true | OpenTelemetryOptions): OtelSignals | undefined {
   const api = loadOptional<typeof Api>('@opentelemetry/api', 'openTelemetry');
   const options = option === true ? {} : option;
+  if (!options.tracerProvider && !options.meterProvider && globalProvidersAreNoOps(api)) return undefined;
   const tracer = (options.tracerProvider ?? api.trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
   const meter = (options.meterProvider ?? api.metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
   const seconds = (name: string, description: string) =>

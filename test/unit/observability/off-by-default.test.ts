@@ -39,10 +39,23 @@ describe('observability off', () => {
     expect(lines).toHaveLength(1);
   });
 
-  it('openTelemetry: true without an SDK: requests are served as usual', async () => {
+  it('openTelemetry: true without an SDK registered: no observer at all, requests served as usual', async () => {
     const gateway = createGateway({ auth: { keys: ['sk-off-1234567890'] }, openTelemetry: true });
+    expect(gateway.begin(request('/v1/models')).observer).toBeUndefined();
     const response = await gateway.handle(request('/v1/models'));
     expect(response.status).toBe(200);
+  });
+
+  it('openTelemetry: true once an SDK is registered: observed', async () => {
+    const { trace } = await import('@opentelemetry/api');
+    const { BasicTracerProvider } = await import('@opentelemetry/sdk-trace-base');
+    trace.setGlobalTracerProvider(new BasicTracerProvider());
+    try {
+      const gateway = createGateway({ auth: { keys: ['sk-off-1234567890'] }, openTelemetry: true });
+      expect(gateway.begin(request('/v1/models')).observer).toBeDefined();
+    } finally {
+      trace.disable();
+    }
   });
 
   it('a missing optional peer is a TypeError naming the package and the option', () => {
