@@ -78,7 +78,7 @@ export interface RelaySseOptions {
    * Irregular events (comments, ids, several data lines) always reach `onEvent`.
    */
   observes?: (raw: RawSseEvent) => boolean;
-  /** Called for every upstream event, decoded or not (chunk timings). Keep it cheap; errors it throws are ignored. */
+  /** Called for every upstream read (the events that arrived together), for chunk timings. Errors it throws are ignored. */
   onChunk?: () => void;
   /** Called exactly once when the relay ends (after a drain, when draining). */
   onEnd?: (outcome: RelayOutcome) => void;

@@ -110,6 +110,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
 
   /** Turns one upstream read into (at most) one client chunk, handling its events synchronously. */
   private handleChunk(chunk: Uint8Array): void {
+    if (this.options.onChunk !== undefined) this.chunk(this.options.onChunk);
     try {
       this.splitter.push(chunk, this);
     } catch (error) {
@@ -127,7 +128,6 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   private notify(event: SseEvent | undefined): void {
     this.eventCount++;
     this.firstEventAt ??= performance.now();
-    if (this.options.onChunk !== undefined) this.chunk(this.options.onChunk);
     if (event === undefined || this.options.onEvent === undefined) return;
     try {
       this.options.onEvent(event);

@@ -8,12 +8,13 @@ import { relaySse } from '../../../src/sse/relay-stream.js';
 import { createUsageObserver } from '../../../src/sse/usage-observer.js';
 import type { WireFormat } from '../../../src/types.js';
 
-async function relay(format: WireFormat, text: string) {
+/** Relays `text` (one upstream read per element when an array). */
+async function relay(format: WireFormat, text: string | string[]) {
   const observer = withResponseMeta(createUsageObserver(format), format);
   const decoded: string[] = [];
   let chunks = 0;
   async function* upstream() {
-    yield Buffer.from(text);
+    for (const piece of Array.isArray(text) ? text : [text]) yield Buffer.from(piece);
   }
   const body = relaySse({
     upstream: upstream(),
@@ -37,10 +38,14 @@ const chunk = (delta: object, finish: string | null, extra = '') =>
 describe('stream response meta', () => {
   it('chat: decodes the first chunk and the finish chunk only, not the content chunks', async () => {
     const text = chunk({ role: 'assistant' }, null) + chunk({ content: 'a' }, null) + chunk({ content: 'b' }, null) + chunk({}, 'stop') + 'data: [DONE]\n\n';
-    const { meta, decoded, chunks } = await relay('chat', text);
+    const { meta, decoded } = await relay('chat', text);
     expect(meta).toEqual({ id: 'chatcmpl-9', model: 'gpt-z', finishReasons: ['stop'] });
     expect(decoded).toHaveLength(2);
-    expect(chunks).toBe(5);
+  });
+
+  it('chunk timings are taken once per upstream read, not per event', async () => {
+    const events = [chunk({ role: 'assistant' }, null), chunk({ content: 'a' }, null) + chunk({ content: 'b' }, null), chunk({}, 'stop') + 'data: [DONE]\n\n'];
+    expect((await relay('chat', events)).chunks).toBe(3);
   });
 
   it('chat: "finish_reason": with spaces is still found', async () => {
