@@ -13,14 +13,14 @@ import type { CallPlan } from '../handlers/call-upstream.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
 import {
+  addRequestParameters,
+  addResponseAttributes,
+  addUsageAttributes,
   type Attributes,
   contentAttributes,
   inputTokensOf,
   providerName,
-  requestParameterAttributes,
-  responseAttributes,
   type ResponseMeta,
-  usageAttributes,
 } from './genai-attributes.js';
 import type { Span } from './otel-signals.js';
 import type { RequestObservation } from './request-observation.js';
@@ -99,13 +99,11 @@ export class CallObservation {
     this.request.attempts++;
     this.request.upstream = target.upstream.name;
     if (!otel) return headers;
-    const spanAttributes: Attributes = {
-      ...attributes,
-      ...requestParameterAttributes(format, plan.body),
-      'gen_ai.request.stream': plan.stream,
-      'modelgate.upstream': target.upstream.name,
-      ...(otel.captureContent ? contentAttributes(format, plan.body) : {}),
-    };
+    // Built in place: this runs for every upstream attempt.
+    const spanAttributes = addRequestParameters(Object.assign({}, attributes), format, plan.body);
+    spanAttributes['gen_ai.request.stream'] = plan.stream;
+    spanAttributes['modelgate.upstream'] = target.upstream.name;
+    if (otel.captureContent) Object.assign(spanAttributes, contentAttributes(format, plan.body));
     attempt.span = otel.startAttempt(this.request.span!, `${operation} ${target.model}`, spanAttributes);
     return otel.inject(attempt.span, headers);
   }
@@ -134,29 +132,32 @@ export class CallObservation {
     const status = attempt.record?.status;
     const errorType = outcome.error ? errorTypeOf(outcome.error) : status !== undefined && (status < 200 || status >= 300) ? String(status) : undefined;
     const meta = outcome.meta ?? {};
-    const metricAttributes = meta.model === undefined ? attempt.attributes : { ...attempt.attributes, 'gen_ai.response.model': meta.model };
+    // Never mutated once recorded: the metrics SDK keeps the attribute objects it is given.
+    const metricAttributes = meta.model === undefined ? attempt.attributes : Object.assign({}, attempt.attributes, { 'gen_ai.response.model': meta.model });
     const ttfc = outcome.stream && outcome.firstByteAt !== undefined && outcome.firstByteAt >= attempt.startedAt
       ? (outcome.firstByteAt - attempt.startedAt) / 1000
       : undefined;
     this.request.addUsage(outcome.usage, ttfc);
     const { otel, prometheus } = this.request.signals;
+    const input = inputTokensOf(outcome.usage);
     if (otel) {
-      const attributes: Attributes = { ...responseAttributes(meta), ...usageAttributes(outcome.usage) };
+      const attributes = addUsageAttributes(addResponseAttributes({}, meta), outcome.usage);
       if (status !== undefined) attributes['http.response.status_code'] = status;
       if (ttfc !== undefined) attributes['gen_ai.response.time_to_first_chunk'] = ttfc;
       if (outcome.aborted) attributes['modelgate.client_aborted'] = true;
       if (attempt.span) otel.end(attempt.span, attributes, errorType);
-      otel.duration.record((now - attempt.startedAt) / 1000, errorType ? { ...metricAttributes, 'error.type': errorType } : metricAttributes);
-      const input = inputTokensOf(outcome.usage);
-      if (input !== undefined) otel.tokenUsage.record(input, { ...metricAttributes, 'gen_ai.token.type': 'input' });
-      if (outcome.usage.outputTokens !== undefined) otel.tokenUsage.record(outcome.usage.outputTokens, { ...metricAttributes, 'gen_ai.token.type': 'output' });
+      otel.duration.record((now - attempt.startedAt) / 1000, errorType === undefined ? metricAttributes : Object.assign({}, metricAttributes, { 'error.type': errorType }));
+      if (input !== undefined) otel.tokenUsage.record(input, Object.assign({}, metricAttributes, { 'gen_ai.token.type': 'input' }));
+      if (outcome.usage.outputTokens !== undefined) {
+        otel.tokenUsage.record(outcome.usage.outputTokens, Object.assign({}, metricAttributes, { 'gen_ai.token.type': 'output' }));
+      }
       if (ttfc !== undefined) otel.timeToFirstChunk.record(ttfc, metricAttributes);
     }
     if (prometheus) {
       const labels = { model: this.request.modelLabel, upstream: attempt.target.upstream.name };
       if (ttfc !== undefined) prometheus.timeToFirstToken.observe(labels, ttfc);
       const byType: Array<[string, number | undefined]> = [
-        ['input', inputTokensOf(outcome.usage)],
+        ['input', input],
         ['output', outcome.usage.outputTokens],
         ['cache_read', outcome.usage.cacheReadInputTokens],
         ['cache_creation', outcome.usage.cacheCreationInputTokens],

@@ -51,7 +51,11 @@ function stopSequences(value: unknown): string[] | undefined {
  * `choice.count` (only when not 1).
  */
 export function requestParameterAttributes(format: WireFormat, body: unknown): Attributes {
-  const out: Attributes = {};
+  return addRequestParameters({}, format, body);
+}
+
+/** {@link requestParameterAttributes} written into `out` (no intermediate object on the request path). */
+export function addRequestParameters(out: Attributes, format: WireFormat, body: unknown): Attributes {
   const request = asObject(body);
   if (!request) return out;
   setNumber(out, 'gen_ai.request.max_tokens', format === 'chat' ? request.max_completion_tokens ?? request.max_tokens : request.max_tokens);
@@ -74,7 +78,11 @@ export function requestParameterAttributes(format: WireFormat, body: unknown): A
  * convention asks (`TokenUsage.inputTokens` excludes them in both formats).
  */
 export function usageAttributes(usage: TokenUsage): Attributes {
-  const out: Attributes = {};
+  return addUsageAttributes({}, usage);
+}
+
+/** {@link usageAttributes} written into `out`. */
+export function addUsageAttributes(out: Attributes, usage: TokenUsage): Attributes {
   const cacheRead = usage.cacheReadInputTokens;
   const cacheCreation = usage.cacheCreationInputTokens;
   if (usage.inputTokens !== undefined) out['gen_ai.usage.input_tokens'] = usage.inputTokens + (cacheRead ?? 0) + (cacheCreation ?? 0);
@@ -92,7 +100,11 @@ export function inputTokensOf(usage: TokenUsage): number | undefined {
 
 /** `gen_ai.response.id`, `gen_ai.response.model`, `gen_ai.response.finish_reasons`. */
 export function responseAttributes(meta: ResponseMeta): Attributes {
-  const out: Attributes = {};
+  return addResponseAttributes({}, meta);
+}
+
+/** {@link responseAttributes} written into `out`. */
+export function addResponseAttributes(out: Attributes, meta: ResponseMeta): Attributes {
   if (meta.id !== undefined) out['gen_ai.response.id'] = meta.id;
   if (meta.model !== undefined) out['gen_ai.response.model'] = meta.model;
   if (meta.finishReasons !== undefined && meta.finishReasons.length > 0) out['gen_ai.response.finish_reasons'] = meta.finishReasons;
