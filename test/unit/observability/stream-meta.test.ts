@@ -48,9 +48,10 @@ describe('stream response meta', () => {
     expect((await relay('chat', events)).chunks).toBe(3);
   });
 
-  it('chat: "finish_reason": with spaces is still found', async () => {
-    const text = chunk({ role: 'assistant' }, null) + 'data: {"id":"chatcmpl-9","choices":[{"index":0,"delta":{},"finish_reason" :  "length"}]}\n\n' + 'data: [DONE]\n\n';
-    expect((await relay('chat', text)).meta.finishReasons).toEqual(['length']);
+  it('chat: the finish reason of every choice, across reads', async () => {
+    const finish = (index: number, reason: string) => `data: {"id":"chatcmpl-9","choices":[{"index":${index},"delta":{},"finish_reason":"${reason}"}]}\n\n`;
+    const events = [chunk({ role: 'assistant' }, null), chunk({ content: 'a' }, null) + finish(0, 'stop'), finish(1, 'length') + 'data: [DONE]\n\n'];
+    expect((await relay('chat', events)).meta.finishReasons).toEqual(['stop', 'length']);
   });
 
   it('messages: message_start and message_delta', async () => {
