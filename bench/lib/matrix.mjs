@@ -34,8 +34,12 @@ export const TARGETS = {
   'modelgate-node-otel-api': {
     label: 'modelgate, node:http, openTelemetry on, no SDK', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'api' }, bare: 'bare-node', baseline: 'modelgate-node',
   },
+  'modelgate-node-sdk-only': {
+    label: 'modelgate, node:http, OTel SDK started, options off', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'sdk' }, bare: 'bare-node', baseline: 'modelgate-node',
+  },
   'modelgate-node-observed': {
     label: 'modelgate, node:http, OTel SDK + prom-client', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'full' }, bare: 'bare-node', baseline: 'modelgate-node',
+    sdkBaseline: 'modelgate-node-sdk-only',
   },
   portkey: { label: 'Portkey gateway 1.15.2', kind: 'portkey', bare: 'bare-node' },
   'portkey-streams': { label: 'Portkey gateway 1.15.2 (+ fetch shim, see notes)', kind: 'portkey', shim: true, bare: 'bare-node' },
@@ -44,7 +48,7 @@ export const TARGETS = {
 const ALL_PROXIES = ['bare-node', 'bare-express', 'bare-koa', 'modelgate-node', 'modelgate-express', 'modelgate-koa'];
 const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa'];
 /** The observability cost targets (issue 15). */
-const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-observed'];
+const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-sdk-only', 'modelgate-node-observed'];
 
 /**
  * Request shapes. `prefix` is the stub path prefix that yields the answer;

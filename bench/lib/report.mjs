@@ -38,6 +38,12 @@ export function addRatios(rows) {
       row.baseline = baselineId;
       row.throughputXBaseline = scenario.type === 'stream' ? ratio(row.eventsPerSec, base?.eventsPerSec) : ratio(row.rps, base?.rps);
       row.throughputByCpuXBaseline = scenario.type === 'stream' ? ratio(base?.cpuUsPerEvent, row.cpuUsPerEvent) : ratio(base?.cpuUsPerReq, row.cpuUsPerReq);
+      const sdkBaselineId = TARGETS[row.target].sdkBaseline;
+      const sdk = sdkBaselineId ? find(rows, row.scenario, sdkBaselineId) : undefined;
+      if (sdk) {
+        // The gateway's own instrumentation: the same SDK running in both processes.
+        row.throughputByCpuXSdkOnly = scenario.type === 'stream' ? ratio(sdk.cpuUsPerEvent, row.cpuUsPerEvent) : ratio(sdk.cpuUsPerReq, row.cpuUsPerReq);
+      }
     }
     if (scenario.compare) {
       const base = find(rows, scenario.compare, row.target);
@@ -144,9 +150,9 @@ export function formatReport(rows, targets) {
   if (observed.length > 0) {
     parts.push('### Observability cost (issue 15): each row compared with modelgate, node:http in the same run\n');
     parts.push(table(
-      ['target', 'scenario', 'req/s or events/s', '× modelgate-node (measured)', '× modelgate-node (by CPU)'],
-      observed.map((r) => r.error ? [TARGETS[r.target].label, r.scenario, `not measured: ${r.error}`, '', '']
-        : [TARGETS[r.target].label, r.scenario, f(SCENARIOS[r.scenario].type === 'stream' ? r.eventsPerSec : r.rps), x(r.throughputXBaseline), x(r.throughputByCpuXBaseline)]),
+      ['target', 'scenario', 'req/s or events/s', '× modelgate-node (measured)', '× modelgate-node (by CPU)', '× SDK only (by CPU)'],
+      observed.map((r) => r.error ? [TARGETS[r.target].label, r.scenario, `not measured: ${r.error}`, '', '', '']
+        : [TARGETS[r.target].label, r.scenario, f(SCENARIOS[r.scenario].type === 'stream' ? r.eventsPerSec : r.rps), x(r.throughputXBaseline), x(r.throughputByCpuXBaseline), x(r.throughputByCpuXSdkOnly)]),
     ));
     parts.push('');
   }

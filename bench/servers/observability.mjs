@@ -4,6 +4,8 @@
  *
  *   (unset)  no observability option: the default
  *   api      `openTelemetry: true` with no SDK registered (the API's no-ops)
+ *   sdk      the SDK below started, but no observability option: what the
+ *            SDK alone costs the process (async context tracking on every promise)
  *   full     the OpenTelemetry Node SDK started as an app would (W3C
  *            propagation, AsyncLocalStorage context, batch span processor,
  *            periodic metric reader every 10 s) with exporters that drop
@@ -14,7 +16,7 @@
 export async function observabilityOptions(mode = process.env.BENCH_OBS) {
   if (mode === undefined || mode === '') return { options: {}, close: async () => {} };
   if (mode === 'api') return { options: { openTelemetry: true }, close: async () => {} };
-  if (mode !== 'full') throw new Error(`BENCH_OBS: unknown mode ${mode}`);
+  if (mode !== 'full' && mode !== 'sdk') throw new Error(`BENCH_OBS: unknown mode ${mode}`);
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const { PeriodicExportingMetricReader, AggregationTemporality } = await import('@opentelemetry/sdk-metrics');
   const { Registry } = await import('prom-client');
@@ -32,6 +34,7 @@ export async function observabilityOptions(mode = process.env.BENCH_OBS) {
     instrumentations: [],
   });
   sdk.start();
+  if (mode === 'sdk') return { options: {}, close: () => sdk.shutdown() };
   const registry = new Registry();
   return { options: { openTelemetry: true, prometheus: { registry } }, close: () => sdk.shutdown() };
 }
