@@ -17,5 +17,7 @@ export default defineConfig({
   splitting: true,
   clean: true,
   target: 'node20',
+  // `import.meta.url` in the CJS build (optional peers are loaded with createRequire(import.meta.url)).
+  shims: true,
   external: ['express', 'koa', 'fastify', 'fastify-plugin'],
 });

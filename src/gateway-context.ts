@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { GatewayError } from './errors.js';
 import { type Endpoint, matchEndpoint } from './match-endpoint.js';
 import type { ModelEntry } from './models/catalog.js';
+import type { RequestObservation } from './observability/request-observation.js';
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
 import type { ResolvedRoute } from './upstreams/routes.js';
 import type { TokenUsage } from './usage.js';
@@ -45,6 +46,8 @@ export interface GatewayContext {
   limitHeaders?: Record<string, string>;
   /** Receives each upstream call's usage, to correct the limits' reservation. */
   limitUsage?: (status: number, usage: TokenUsage, aborted: boolean) => void;
+  /** Set by `begin` when an observability option is set (traces, metrics, logs). @internal */
+  observer?: RequestObservation;
 }
 
 const INCOMING_ID = /^[\w.:\-]{1,128}$/;

@@ -6,12 +6,14 @@ import type { GatewayError } from './errors.js';
 import type { LimitsOptions } from './limits/limit-options.js';
 import type { FileStore } from './files/file-store.js';
 import type { Catalog } from './models/catalog.js';
+import type { ObservabilityOptions } from './observability/options.js';
 import type { ReasoningBudgets } from './translate/map-reasoning-effort.js';
 import type { GatewayRequest } from './types.js';
 import type { Route } from './upstreams/routes.js';
 import type { UsageRecord } from './usage.js';
 
-export interface GatewayOptions {
+/** Observability (`openTelemetry`, `prometheus`, `logger`) is documented on {@link ObservabilityOptions}. */
+export interface GatewayOptions extends ObservabilityOptions {
   /**
    * How callers authenticate: `{ keys: ['sk-…'] }` or `{ verify: async (key, request) => principal | null }`.
    * Required: nothing unauthenticated reaches an upstream.

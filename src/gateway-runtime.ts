@@ -13,6 +13,7 @@ import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
 import { createLimiter, type Limiter } from './limits/limiter.js';
 import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
+import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { createRouter, type Route, type Router } from './upstreams/routes.js';
@@ -34,6 +35,8 @@ export interface GatewayRuntime {
   readonly routedModels: readonly ServedModel[];
   /** Every configured upstream secret (and `options.secrets`), for error paths. */
   readonly redactor: Redactor;
+  /** Starts a request's observation; undefined when no observability option is set. */
+  readonly observe: ObserveRequest | undefined;
   close(): Promise<void>;
 }
 
@@ -98,6 +101,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     },
     routedModels: routes ? routedModelsOf(routes, catalog) : [],
     redactor: gatewayRedactor(routes ?? [], options.secrets),
+    observe: createObservability(options),
     async close() {
       const upstreams = new Set((routes ?? []).flatMap((route) => [
         route.upstream,

@@ -114,7 +114,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const gateway: Gateway = {
     catalog: runtime.catalog,
     options,
-    begin: createGatewayContext,
+    begin(request) {
+      const ctx = createGatewayContext(request);
+      if (runtime.observe) ctx.observer = runtime.observe(ctx);
+      return ctx;
+    },
 
     async authenticate(ctx) {
       const endpoint = requireEndpoint(ctx);
@@ -162,6 +166,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     renderError(ctx, error) {
       // Every error response passes here: upstream text it quotes loses the secrets first.
       const gatewayError = redactError(toGatewayError(error), requestRedactor(runtime.redactor, ctx));
+      ctx.observer?.failed(gatewayError);
       try {
         options.onError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId });
       } catch {
@@ -177,7 +182,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (ctx.adaptations.length > 0) response.headers['x-modelgate-adapted-thinking'] = toHeaderValue(ctx.adaptations.join(' | '));
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
       if (ctx.limitHeaders) applyLimitHeaders(response.headers, ctx.limitHeaders);
-      return response;
+      return ctx.observer ? ctx.observer.respond(ctx, response) : response;
     },
 
     async handle(request) {

@@ -14,6 +14,7 @@ export * from './types.js';
 export * from './errors.js';
 export * from './render-error.js';
 export type { UsageRecord, TokenUsage } from './usage.js';
+export type { GatewayLogger, ObservabilityOptions, OpenTelemetryOptions, PrometheusOptions } from './observability/options.js';
 
 // Model matrix and rules (SPEC 2.6, 7, 8).
 export * from './models/catalog.js';

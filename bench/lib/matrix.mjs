@@ -40,6 +40,16 @@ export const TARGETS = {
   },
   'modelgate-node-limits-redis': {
     label: 'modelgate, node:http, limits in Redis', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'redis' }, bare: 'modelgate-node', redis: true,
+  // Issue 15: the cost of observability, each compared with `modelgate-node` (`baseline`) in the same run.
+  'modelgate-node-otel-api': {
+    label: 'modelgate, node:http, openTelemetry on, no SDK', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'api' }, bare: 'bare-node', baseline: 'modelgate-node',
+  },
+  'modelgate-node-sdk-only': {
+    label: 'modelgate, node:http, OTel SDK started, options off', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'sdk' }, bare: 'bare-node', baseline: 'modelgate-node',
+  },
+  'modelgate-node-observed': {
+    label: 'modelgate, node:http, OTel SDK + prom-client', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'full' }, bare: 'bare-node', baseline: 'modelgate-node',
+    sdkBaseline: 'modelgate-node-sdk-only',
   },
   portkey: { label: 'Portkey gateway 1.15.2', kind: 'portkey', bare: 'bare-node' },
   'portkey-streams': { label: 'Portkey gateway 1.15.2 (+ fetch shim, see notes)', kind: 'portkey', shim: true, bare: 'bare-node' },
@@ -51,6 +61,10 @@ const ALL_PROXIES = [
 ];
 const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono'];
 const LIMITS = ['modelgate-node-limits', 'modelgate-node-limits-redis'];
+const ALL_PROXIES = ['bare-node', 'bare-express', 'bare-koa', 'modelgate-node', 'modelgate-express', 'modelgate-koa'];
+const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa'];
+/** The observability cost targets (issue 15). */
+const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-sdk-only', 'modelgate-node-observed'];
 
 /**
  * Request shapes. `prefix` is the stub path prefix that yields the answer;
@@ -60,12 +74,12 @@ export const SCENARIOS = {
   chat: {
     label: 'chat, non-streamed, ~1 KB', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '',
     body: () => smallChat('gpt-bench'),
-    targets: ['direct', ...ALL_PROXIES, 'bare-express-raw', 'modelgate-express-raw', 'modelgate-express-keepraw', ...LIMITS, 'portkey'],
+    targets: ['direct', ...ALL_PROXIES, 'bare-express-raw', 'modelgate-express-raw', 'modelgate-express-keepraw', ...LIMITS, 'portkey', ...OBSERVED],
   },
   messages: {
     label: 'messages, non-streamed, ~1 KB', type: 'load', endpoint: 'messages', model: 'vendora-sonnet-4-6', prefix: '',
     body: () => smallMessages('vendora-sonnet-4-6'),
-    targets: ['direct', ...ALL_PROXIES, ...LIMITS],
+    targets: ['direct', ...ALL_PROXIES, ...LIMITS, ...OBSERVED],
   },
   'chat-large': {
     label: 'chat, non-streamed, 200 KB (base64 image)', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '', compare: 'chat',
@@ -80,12 +94,12 @@ export const SCENARIOS = {
   'stream-50': {
     label: 'chat stream, 50 events', type: 'stream', endpoint: 'chat', model: 'gpt-bench-s50', prefix: '/sse/50/0', end: CHAT_STREAM.endMarker,
     body: () => smallChat('gpt-bench-s50', { stream: true }),
-    targets: ['direct', ...ALL_PROXIES, 'portkey-streams'],
+    targets: ['direct', ...ALL_PROXIES, 'portkey-streams', ...OBSERVED],
   },
   'stream-5000': {
     label: 'chat stream, 5,000 events', type: 'stream', endpoint: 'chat', model: 'gpt-bench-s5000', prefix: '/sse/5000/0', end: CHAT_STREAM.endMarker,
     body: () => smallChat('gpt-bench-s5000', { stream: true }),
-    targets: ['direct', ...ALL_PROXIES, 'portkey-streams'],
+    targets: ['direct', ...ALL_PROXIES, 'portkey-streams', ...OBSERVED],
   },
   'stream-50-translated': {
     label: 'chat stream, 50 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-opus-4-6', prefix: '/sse/50/0', end: CHAT_STREAM.endMarker,

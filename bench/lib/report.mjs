@@ -5,6 +5,8 @@
  */
 import { SCENARIOS, TARGETS } from './matrix.mjs';
 
+/** The scenarios the observability cost targets are measured on. */
+const OBSERVABILITY_SCENARIOS = ['chat', 'messages', 'stream-50', 'stream-5000'];
 const find = (rows, scenario, target) => rows.find((r) => r.scenario === scenario && r.target === target && !r.error);
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? a / b : null);
 
@@ -31,6 +33,20 @@ export function addRatios(rows) {
       row.firstEventXBare = ratio(row.firstEventP50Ms, bare?.firstEventP50Ms);
       row.firstEventP99XBare = ratio(row.firstEventP99Ms, bare?.firstEventP99Ms);
       row.firstEventAddedMs = direct ? row.firstEventP50Ms - direct.firstEventP50Ms : null;
+    }
+    const baselineId = TARGETS[row.target].baseline;
+    if (baselineId) {
+      // Issue 15: the same server without observability, same scenario, same run.
+      const base = find(rows, row.scenario, baselineId);
+      row.baseline = baselineId;
+      row.throughputXBaseline = scenario.type === 'stream' ? ratio(row.eventsPerSec, base?.eventsPerSec) : ratio(row.rps, base?.rps);
+      row.throughputByCpuXBaseline = scenario.type === 'stream' ? ratio(base?.cpuUsPerEvent, row.cpuUsPerEvent) : ratio(base?.cpuUsPerReq, row.cpuUsPerReq);
+      const sdkBaselineId = TARGETS[row.target].sdkBaseline;
+      const sdk = sdkBaselineId ? find(rows, row.scenario, sdkBaselineId) : undefined;
+      if (sdk) {
+        // The gateway's own instrumentation: the same SDK running in both processes.
+        row.throughputByCpuXSdkOnly = scenario.type === 'stream' ? ratio(sdk.cpuUsPerEvent, row.cpuUsPerEvent) : ratio(sdk.cpuUsPerReq, row.cpuUsPerReq);
+      }
     }
     if (scenario.compare) {
       const base = find(rows, scenario.compare, row.target);
@@ -93,6 +109,14 @@ export function checkTargets(rows, limitsCost) {
   }
   const inProcess = limitsCost?.rows?.find((row) => row.config === 'memory: requests + concurrent');
   out.push(check('limits in memory: added CPU µs per request (in-process, requests + concurrent)', inProcess?.addedCpuUs ?? null, 5, '<='));
+  // Issue 15: observability off by default costs nothing measurable; the OTel SDK + prom-client keep ≥ 0.9× throughput.
+  for (const [target, limit, what] of [['modelgate-node-otel-api', 0.95, 'openTelemetry on, no SDK'], ['modelgate-node-observed', 0.9, 'OTel SDK + prom-client']]) {
+    for (const scenario of OBSERVABILITY_SCENARIOS) {
+      const row = find(rows, scenario, target);
+      out.push(check(`issue 15, ${what}, ${scenario}: throughput vs modelgate-node (by CPU)`, row?.throughputByCpuXBaseline, limit, '>='));
+      out.push(check(`issue 15, ${what}, ${scenario}: throughput vs modelgate-node (measured)`, row?.throughputXBaseline, limit, '>='));
+    }
+  }
   const slow = find(rows, 'slow-streams', 'modelgate-node');
   out.push(check('modelgate-node: memory per open stream vs bare proxy', slow?.memXBare, 1.1, '<='));
   out.push(check('modelgate-node: first-event delay (p50) at 1,000 opening streams vs bare proxy', slow?.firstEventXBare, 1.2, '<='));
@@ -162,6 +186,16 @@ export function formatReport(rows, targets) {
           : [label(r), r.streams, r.ok, r.allOpen ? 'yes' : 'no', f(r.memPerStreamKB, 1), f(r.firstEventP50Ms, 1), f(r.firstEventP99Ms, 1), f(r.firstEventMaxMs, 1), f(r.firstEventAddedMs, 1), x(r.memXBare), x(r.firstEventXBare), x(r.firstEventP99XBare)]),
       ));
     }
+    parts.push('');
+  }
+  const observed = rows.filter((r) => TARGETS[r.target].baseline !== undefined);
+  if (observed.length > 0) {
+    parts.push('### Observability cost (issue 15): each row compared with modelgate, node:http in the same run\n');
+    parts.push(table(
+      ['target', 'scenario', 'req/s or events/s', '× modelgate-node (measured)', '× modelgate-node (by CPU)', '× SDK only (by CPU)'],
+      observed.map((r) => r.error ? [TARGETS[r.target].label, r.scenario, `not measured: ${r.error}`, '', '', '']
+        : [TARGETS[r.target].label, r.scenario, f(SCENARIOS[r.scenario].type === 'stream' ? r.eventsPerSec : r.rps), x(r.throughputXBaseline), x(r.throughputByCpuXBaseline), x(r.throughputByCpuXSdkOnly)]),
+    ));
     parts.push('');
   }
   parts.push('### Issue-8 and issue-12 targets\n');

@@ -6,16 +6,20 @@
  *   npm start
  *   PORT=9000 MODELGATE_API_KEYS=sk-one,sk-two npm start
  *   OPENAI_API_KEY=sk-... ANTHROPIC_API_KEY=sk-ant-... npm start
+ *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm start
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { expressGateway } from 'modelgate/express';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
+import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
+// Before the gateway: the OpenTelemetry SDK (when configured) must be registered first.
+const observability = await observabilityFromEnv();
 const app = express();
 app.disable('x-powered-by');
 
@@ -29,15 +33,21 @@ app.get('/', (_req, res) => {
 app.get('/health', (_req, res) => {
   res.json({ status: 'ok' });
 });
+const registry = observability.registry;
+if (registry) {
+  app.get('/metrics', async (_req, res) => {
+    res.type(registry.contentType).send(await registry.metrics());
+  });
+}
 
 // The gateway: serves /v1/* and passes every other path on to the app.
-const gateway = expressGateway(config.options);
+const gateway = expressGateway({ ...config.options, ...observability.options });
 app.use(gateway);
 
 const server = app.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts] }));
+  console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, ...observability.notes] }));
 });
 const timeouts = applyServerTimeouts(server);
-handleShutdown(server, gateway.gateway);
+handleShutdown(server, gateway.gateway, { onClose: observability.shutdown });

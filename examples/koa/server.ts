@@ -4,6 +4,7 @@
  * `examples/shared/config-from-env.ts`.
  *
  *   npm run start:koa
+ *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm run start:koa
  */
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
@@ -11,10 +12,13 @@ import Koa from 'koa';
 import { koaGateway } from 'modelgate/koa';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
+import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
+// Before the gateway: the OpenTelemetry SDK (when configured) must be registered first.
+const observability = await observabilityFromEnv();
 const app = new Koa();
 
 // Like Koa's default handler, skip errors marked `expose` (client errors, and
@@ -34,17 +38,24 @@ router.get('/', (ctx) => {
 router.get('/health', (ctx) => {
   ctx.body = { status: 'ok' };
 });
+const registry = observability.registry;
+if (registry) {
+  router.get('/metrics', async (ctx) => {
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  });
+}
 app.use(router.routes());
 app.use(router.allowedMethods());
 
 // The gateway: serves /v1/* and passes every other path on.
-const gateway = koaGateway(config.options);
+const gateway = koaGateway({ ...config.options, ...observability.options });
 app.use(gateway);
 
 const server = app.listen(config.port, config.host, () => {
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  console.log(formatStartup({ app: 'Koa example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts] }));
+  console.log(formatStartup({ app: 'Koa example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, ...observability.notes] }));
 });
 const timeouts = applyServerTimeouts(server);
-handleShutdown(server, gateway.gateway);
+handleShutdown(server, gateway.gateway, { onClose: observability.shutdown });

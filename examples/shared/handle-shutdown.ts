@@ -8,7 +8,11 @@ import type { Server } from 'node:http';
 import type { Gateway } from 'modelgate';
 
 /** Installs the signal handlers. `graceMs` defaults to 10 000. */
-export function handleShutdown(server: Server, gateway: Gateway, options: { graceMs?: number; log?: (line: string) => void } = {}): void {
+export function handleShutdown(
+  server: Server,
+  gateway: Gateway,
+  options: { graceMs?: number; log?: (line: string) => void; /** Runs after the gateway closed (e.g. flushing telemetry). */ onClose?: () => Promise<void> } = {},
+): void {
   const graceMs = options.graceMs ?? 10_000;
   const log = options.log ?? ((line: string) => console.log(line));
   let stopping = false;
@@ -25,7 +29,7 @@ export function handleShutdown(server: Server, gateway: Gateway, options: { grac
     force.unref();
     server.close(() => {
       clearTimeout(force);
-      void gateway.close().finally(() => {
+      void gateway.close().then(() => options.onClose?.()).finally(() => {
         log('Closed.');
         process.exit(0);
       });

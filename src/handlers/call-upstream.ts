@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
+import type { CallObservation } from '../observability/call-observation.js';
 import type { GatewayContext } from '../gateway-context.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
 import type { Redactor } from '../redact/redactor.js';
@@ -37,6 +38,8 @@ export interface SentCall<P extends CallPlan> {
   headAt: number;
   /** The request's deadline: cleared once the answer is read whole (or its stream started). */
   deadline: RequestDeadline;
+  /** The call's spans and metrics, when observability is on. */
+  observation?: CallObservation;
 }
 
 /**
@@ -61,9 +64,10 @@ export async function sendPlans<P extends CallPlan>(
     if (!plan) throw new TypeError('no plan for target');
     return plan;
   };
+  const observation = ctx.observer?.call(ctx);
   const makeCall = (target: RouteTarget): UpstreamCall => {
     const plan = planOf(target);
-    const call: UpstreamCall = { operation: plan.operation, stream: plan.stream, headers, signal };
+    const call: UpstreamCall = { operation: plan.operation, stream: plan.stream, headers: observation ? observation.attempt(target, plan, headers) : headers, signal };
     if (plan.rawBody !== undefined) call.rawBody = plan.rawBody;
     else call.body = plan.body;
     if (callerKey !== undefined) call.callerKey = callerKey;
@@ -73,16 +77,20 @@ export async function sendPlans<P extends CallPlan>(
   const signal = deadline.signal;
   let result;
   try {
-    result = await sendWithFallback(
-      plans.map((plan) => plan.target),
-      makeCall,
-      { signal, deadlineAt: deadline.at, ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}) },
-    );
+    result = await sendWithFallback(plans.map((plan) => plan.target), makeCall, {
+      signal,
+      deadlineAt: deadline.at,
+      ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
+      ...(observation ? { onAttempt: observation.attempted } : {}),
+    });
   } catch (error) {
     deadline.clear();
+    observation?.failed();
     throw error;
   }
-  return { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now(), deadline };
+  const sent: SentCall<P> = { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now(), deadline };
+  if (observation) sent.observation = observation;
+  return sent;
 }
 
 /** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */

@@ -7,6 +7,8 @@
  */
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
+import { readResponseMeta } from '../observability/genai-attributes.js';
+import { withResponseMeta } from '../observability/stream-meta.js';
 import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
 import { createSseHeaders } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
@@ -32,6 +34,7 @@ function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentC
   const status = isGatewayError(thrown) ? thrown.status : 502;
   reportUsage(ctx, runtime, {
     status, stream: sent.plan.stream, usage: {}, aborted: ctx.request.signal.aborted, target: sent.plan.target, firstByteAt: sent.headAt,
+    observation: sent.observation,
   });
   return thrown;
 }
@@ -57,13 +60,15 @@ async function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sen
 /** Parses a whole JSON answer, reports its usage and returns it (for translation). */
 export async function readSuccessJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<unknown> {
   const { json } = await readCheckedJson(ctx, runtime, sent);
+  const format = sent.plan.target.upstream.format;
   reportUsage(ctx, runtime, {
     status: 200,
     stream: false,
-    usage: readUsage(sent.plan.target.upstream.format, json),
+    usage: readUsage(format, json),
     aborted: false,
     target: sent.plan.target,
     firstByteAt: sent.headAt,
+    ...(sent.observation ? { meta: readResponseMeta(format, json), observation: sent.observation } : {}),
   });
   return json;
 }
@@ -86,8 +91,10 @@ export async function relayJsonBytes(ctx: GatewayContext, runtime: GatewayRuntim
   headers['content-type'] = response.headers['content-type'] ?? 'application/json';
   headers['content-length'] = String(bytes.byteLength);
   if (wantsUsage(runtime)) {
+    const format = plan.target.upstream.format;
     reportUsage(ctx, runtime, {
-      status: response.status, stream: false, usage: readUsage(plan.target.upstream.format, json), aborted: false, target: plan.target, firstByteAt: sent.headAt,
+      status: response.status, stream: false, usage: readUsage(format, json), aborted: false, target: plan.target, firstByteAt: sent.headAt,
+      ...(sent.observation ? { meta: readResponseMeta(format, json), observation: sent.observation } : {}),
     });
   }
   return { type: 'bytes', status: response.status, headers, body: bytes };
@@ -119,7 +126,10 @@ export async function relayStream(
   const upstreamFormat = target.upstream.format;
   // The relay's callbacks live as long as the stream: they hold the few values they need, not ctx or the plan (request bodies).
   const report = usageReporter(ctx, runtime);
-  const observer = report ? createUsageObserver(upstreamFormat) : undefined;
+  const { observation } = sent;
+  const usageObserver = report ? createUsageObserver(upstreamFormat) : undefined;
+  const metaObserver = usageObserver && observation ? withResponseMeta(usageObserver, upstreamFormat) : undefined;
+  const observer = metaObserver ?? usageObserver;
   const headAt = sent.headAt;
   const body = relaySse({
     upstream: response.body,
@@ -132,6 +142,7 @@ export async function relayStream(
     redactor: requestRedactor(runtime.redactor, ctx),
     ...(options.transform ? { transform: options.transform } : {}),
     ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
+    ...(observation?.onChunk ? { onChunk: observation.onChunk } : {}),
     ...(report && observer
       ? {
           onEnd: (outcome) => {
@@ -142,6 +153,8 @@ export async function relayStream(
               aborted: outcome.status === 'aborted',
               target,
               firstByteAt: outcome.firstEventAt ?? headAt,
+              ...(observation ? { observation, ...(metaObserver ? { meta: metaObserver.meta } : {}) } : {}),
+              ...(outcome.error ? { error: outcome.error } : {}),
             });
           },
         }

@@ -4,7 +4,10 @@
  * @internal
  */
 import { performance } from 'node:perf_hooks';
+import type { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
+import type { CallObservation } from '../observability/call-observation.js';
+import type { ResponseMeta } from '../observability/genai-attributes.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import type { TokenUsage, UsageRecord } from '../usage.js';
@@ -17,6 +20,12 @@ export interface UsageOutcome {
   target: RouteTarget | undefined;
   /** `performance.now()` of the first upstream byte (or response head). */
   firstByteAt: number | undefined;
+  /** Response id, model and finish reasons (read for observability only). */
+  meta?: ResponseMeta;
+  /** A failure after the response started (a cut stream, an in-band error event). */
+  error?: GatewayError;
+  /** The call's spans and metrics, when observability is on. */
+  observation?: CallObservation | undefined;
 }
 
 /** Sends one usage record to `onUsage`, if set. Never throws. */
@@ -32,13 +41,18 @@ export function reportUsage(ctx: GatewayContext, runtime: GatewayRuntime, outcom
 export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((outcome: UsageOutcome) => void) | undefined {
   const onUsage = runtime.options.onUsage;
   const limitUsage = ctx.limitUsage;
-  if ((!onUsage && !limitUsage) || !ctx.endpoint) return undefined;
+  if ((!onUsage && !limitUsage && !ctx.observer) || !ctx.endpoint) return undefined;
   const { requestId, startedAt } = ctx;
   const principalId = ctx.principal?.id;
   const endpoint = ctx.endpoint.name;
   const model = String(ctx.body?.model ?? '');
   return (outcome) => {
     limitUsage?.(outcome.status, outcome.usage, outcome.aborted);
+    try {
+      outcome.observation?.end(outcome);
+    } catch {
+      // Telemetry must never break a response.
+    }
     if (!onUsage) return;
     const record: UsageRecord = {
       requestId,
@@ -62,7 +76,7 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
   };
 }
 
-/** True when `onUsage` or limits are set (so handlers skip usage work otherwise). */
+/** True when `onUsage`, limits or observability are set (so handlers skip usage work otherwise). */
 export function wantsUsage(runtime: GatewayRuntime): boolean {
-  return runtime.options.onUsage !== undefined || runtime.limiter !== undefined;
+  return runtime.options.onUsage !== undefined || runtime.limiter !== undefined || runtime.observe !== undefined;
 }

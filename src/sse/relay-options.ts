@@ -86,6 +86,8 @@ export interface RelaySseOptions {
    * Irregular events (comments, ids, several data lines) always reach `onEvent`.
    */
   observes?: (raw: RawSseEvent) => boolean;
+  /** Called for every upstream read (the events that arrived together), for chunk timings. Errors it throws are ignored. */
+  onChunk?: () => void;
   /** Called exactly once when the relay ends (after a drain, when draining). */
   onEnd?: (outcome: RelayOutcome) => void;
   /** The client's signal: aborted when the client disconnects. */

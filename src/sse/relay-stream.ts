@@ -115,6 +115,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
 
   /** Turns one upstream read into (at most) one client chunk, handling its events synchronously. */
   private handleChunk(chunk: Uint8Array): void {
+    if (this.options.onChunk !== undefined) this.chunk(this.options.onChunk);
     try {
       this.splitter.push(chunk, this);
     } catch (error) {
@@ -136,6 +137,14 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
       this.options.onEvent(event);
     } catch {
       // Observers (usage, logs) must never break the stream they watch.
+    }
+  }
+
+  private chunk(onChunk: () => void): void {
+    try {
+      onChunk();
+    } catch {
+      // Same as onEvent: timing observers never break the stream.
     }
   }
 

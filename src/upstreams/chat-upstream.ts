@@ -6,7 +6,7 @@
  */
 import { GatewayError } from '../errors.js';
 import { isUnforwardableHeader } from './forward-headers.js';
-import { createHttpClient, hostOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
+import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
 import { callerHeaders, requestBody } from './request-body.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
@@ -65,6 +65,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
   return {
     name,
     format: 'chat',
+    server: serverOf(options.baseURL),
     async send(call) {
       const request = toRequest(call, name);
       const headers: Record<string, string> = { ...callerHeaders(call, isUnforwardableHeader), ...options.headers };

@@ -115,6 +115,17 @@ export function hostOf(baseURL: string): string {
   }
 }
 
+/** `server.address` / `server.port` of a base URL (telemetry): host name and port, the scheme's default when none is given. @internal */
+export function serverOf(baseURL: string): { address: string; port: number } | undefined {
+  try {
+    const url = new URL(baseURL);
+    const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    return { address: url.hostname.replace(/^\[|\]$/g, ''), port };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Creates the transport for one upstream. @internal */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const { name } = options;

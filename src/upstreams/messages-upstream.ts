@@ -6,7 +6,7 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors.js';
 import { isUnforwardableHeader } from './forward-headers.js';
-import { createHttpClient, hostOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
+import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
 import { callerHeaders, requestBody } from './request-body.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
@@ -96,6 +96,7 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
   return {
     name,
     format: 'messages',
+    server: serverOf(options.baseURL),
     async send(call) {
       const request = toRequest(call, name);
       const headers: Record<string, string> = { ...callerHeaders(call, isUnforwardableHeader), ...options.headers };

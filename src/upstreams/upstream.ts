@@ -62,6 +62,8 @@ export interface Upstream {
   readonly name: string;
   /** The wire format it speaks: `chat` (chat completions) or `messages`. */
   readonly format: WireFormat;
+  /** Where it is, for telemetry (`server.address`, `server.port`); the HTTP upstreams set it from their base URL. */
+  readonly server?: { readonly address: string; readonly port: number } | undefined;
   /**
    * Sends a call. Resolves with the upstream's response whatever its status;
    * rejects with a `GatewayError` (`UPSTREAM_UNAVAILABLE`, `UPSTREAM_TIMEOUT`)

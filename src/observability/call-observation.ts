@@ -1,0 +1,207 @@
+/**
+ * What the gateway observes of one model call (one `sendPlans`): a CLIENT
+ * span per upstream attempt (retries and fallbacks each get their own), the
+ * GenAI client metrics, the Prometheus call metrics and a log line per
+ * upstream fault.
+ *
+ * @internal
+ */
+import { performance } from 'node:perf_hooks';
+import type { GatewayError } from '../errors.js';
+import type { TokenUsage } from '../usage.js';
+import type { CallPlan } from '../handlers/call-upstream.js';
+import type { RouteTarget } from '../upstreams/routes.js';
+import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
+import {
+  addRequestParameters,
+  addResponseAttributes,
+  addUsageAttributes,
+  type Attributes,
+  contentAttributes,
+  inputTokensOf,
+  providerName,
+  type ResponseMeta,
+} from './genai-attributes.js';
+import type { Span } from './otel-signals.js';
+import type { RequestObservation } from './request-observation.js';
+
+/** How a model call ended, as the handlers report it (with its usage record). */
+export interface CallEnd {
+  stream: boolean;
+  usage: TokenUsage;
+  meta?: ResponseMeta;
+  aborted: boolean;
+  /** `performance.now()` of the first upstream event (streams) or the response head. */
+  firstByteAt: number | undefined;
+  /** A failure after the response started (cut stream, in-band error event). */
+  error?: GatewayError;
+}
+
+interface Attempt {
+  target: RouteTarget;
+  startedAt: number;
+  span: Span | undefined;
+  /** Metric attributes: operation, provider, request model, server. */
+  attributes: Attributes;
+  record?: AttemptRecord;
+}
+
+/** Gaps buffered before they are recorded (keeps per-event work to a clock read and a push). */
+const MAX_BUFFERED_GAPS = 512;
+
+const OPERATION_NAMES: Partial<Record<CallPlan['operation'], string>> = {
+  'chat.completions': 'chat',
+  messages: 'chat',
+  'messages.count_tokens': 'count_tokens',
+};
+
+/** `error.type` of a gateway error: its code in lower case (`upstream_timeout`, `rate_limited`). */
+export function errorTypeOf(error: GatewayError): string {
+  return error.code.toLowerCase();
+}
+
+export class CallObservation {
+  private current: Attempt | undefined;
+  private ended = false;
+  private lastChunkAt: number | undefined;
+  private readonly gaps: number[] = [];
+  /** Called for every upstream stream event; set only when a metric wants chunk timings. */
+  readonly onChunk: (() => void) | undefined;
+
+  constructor(private readonly request: RequestObservation) {
+    const { otel, prometheus } = request.signals;
+    this.onChunk = otel || prometheus ? () => this.chunk() : undefined;
+  }
+
+  /** Before each attempt: starts its span; returns the headers to send (with `traceparent` when tracing). */
+  attempt(target: RouteTarget, plan: CallPlan, headers: Record<string, string>): Record<string, string> {
+    const previous = this.current;
+    if (previous) this.endFailedAttempt(previous);
+    const { otel, prometheus } = this.request.signals;
+    if (previous && prometheus) {
+      if (previous.target === target) prometheus.retries.inc({ upstream: target.upstream.name });
+      else prometheus.fallbacks.inc({ upstream: previous.target.upstream.name });
+    }
+    const format = target.upstream.format;
+    const operation = OPERATION_NAMES[plan.operation] ?? plan.operation;
+    const attributes: Attributes = {
+      'gen_ai.operation.name': operation,
+      'gen_ai.provider.name': providerName(format),
+      'gen_ai.request.model': target.model,
+    };
+    const server = target.upstream.server;
+    if (server) {
+      attributes['server.address'] = server.address;
+      attributes['server.port'] = server.port;
+    }
+    const attempt: Attempt = { target, startedAt: performance.now(), span: undefined, attributes };
+    this.current = attempt;
+    this.request.attempts++;
+    this.request.upstream = target.upstream.name;
+    if (!otel) return headers;
+    // Built in place: this runs for every upstream attempt.
+    const spanAttributes = addRequestParameters(Object.assign({}, attributes), format, plan.body);
+    spanAttributes['gen_ai.request.stream'] = plan.stream;
+    spanAttributes['modelgate.upstream'] = target.upstream.name;
+    if (otel.captureContent) Object.assign(spanAttributes, contentAttributes(format, plan.body));
+    attempt.span = otel.startAttempt(this.request.span!, `${operation} ${target.model}`, spanAttributes);
+    return otel.inject(attempt.span, headers);
+  }
+
+  /** After each attempt (`sendWithFallback`'s `onAttempt`). */
+  readonly attempted = (record: AttemptRecord): void => {
+    const attempt = this.current;
+    if (!attempt) return;
+    attempt.record = record;
+    if (record.error || record.retryable) this.request.logFault(record);
+  };
+
+  /** `sendWithFallback` threw: the last attempt is over. */
+  failed(): void {
+    if (this.current) this.endFailedAttempt(this.current);
+    this.current = undefined;
+    this.ended = true;
+  }
+
+  /** The call's answer was used up (or failed): ends the last attempt's span with what the answer said. */
+  end(outcome: CallEnd): void {
+    const attempt = this.current;
+    if (this.ended || !attempt) return;
+    this.ended = true;
+    const now = performance.now();
+    const status = attempt.record?.status;
+    const errorType = outcome.error ? errorTypeOf(outcome.error) : status !== undefined && (status < 200 || status >= 300) ? String(status) : undefined;
+    const meta = outcome.meta ?? {};
+    // Never mutated once recorded: the metrics SDK keeps the attribute objects it is given.
+    const metricAttributes = meta.model === undefined ? attempt.attributes : Object.assign({}, attempt.attributes, { 'gen_ai.response.model': meta.model });
+    const ttfc = outcome.stream && outcome.firstByteAt !== undefined && outcome.firstByteAt >= attempt.startedAt
+      ? (outcome.firstByteAt - attempt.startedAt) / 1000
+      : undefined;
+    this.request.addUsage(outcome.usage, ttfc);
+    const { otel, prometheus } = this.request.signals;
+    const input = inputTokensOf(outcome.usage);
+    if (otel) {
+      const attributes = addUsageAttributes(addResponseAttributes({}, meta), outcome.usage);
+      if (status !== undefined) attributes['http.response.status_code'] = status;
+      if (ttfc !== undefined) attributes['gen_ai.response.time_to_first_chunk'] = ttfc;
+      if (outcome.aborted) attributes['modelgate.client_aborted'] = true;
+      if (attempt.span) otel.end(attempt.span, attributes, errorType);
+      otel.duration.record((now - attempt.startedAt) / 1000, errorType === undefined ? metricAttributes : Object.assign({}, metricAttributes, { 'error.type': errorType }));
+      if (input !== undefined) otel.tokenUsage.record(input, Object.assign({}, metricAttributes, { 'gen_ai.token.type': 'input' }));
+      if (outcome.usage.outputTokens !== undefined) {
+        otel.tokenUsage.record(outcome.usage.outputTokens, Object.assign({}, metricAttributes, { 'gen_ai.token.type': 'output' }));
+      }
+      if (ttfc !== undefined) otel.timeToFirstChunk.record(ttfc, metricAttributes);
+    }
+    if (prometheus) {
+      const labels = { model: this.request.modelLabel, upstream: attempt.target.upstream.name };
+      if (ttfc !== undefined) prometheus.timeToFirstToken.observe(labels, ttfc);
+      const byType: Array<[string, number | undefined]> = [
+        ['input', input],
+        ['output', outcome.usage.outputTokens],
+        ['cache_read', outcome.usage.cacheReadInputTokens],
+        ['cache_creation', outcome.usage.cacheCreationInputTokens],
+      ];
+      const principal = prometheus.principalLabel ? { principal: this.request.principalLabel } : {};
+      for (const [type, count] of byType) if (count !== undefined && count > 0) prometheus.tokens.inc({ ...labels, type, ...principal }, count);
+    }
+    this.flushGaps(metricAttributes);
+  }
+
+  /** Ends a call the request finished without an `end` (a body that failed to read, an unused answer). */
+  abandon(): void {
+    if (this.ended || !this.current) return;
+    this.end({ stream: false, usage: {}, aborted: false, firstByteAt: undefined });
+  }
+
+  private chunk(): void {
+    const now = performance.now();
+    if (this.lastChunkAt !== undefined) {
+      this.gaps.push((now - this.lastChunkAt) / 1000);
+      if (this.gaps.length >= MAX_BUFFERED_GAPS && this.current) this.flushGaps(this.current.attributes);
+    }
+    this.lastChunkAt = now;
+  }
+
+  private flushGaps(attributes: Attributes): void {
+    if (this.gaps.length === 0 || !this.current) return;
+    const { otel, prometheus } = this.request.signals;
+    const child = prometheus?.interToken.labels({ model: this.request.modelLabel, upstream: this.current.target.upstream.name });
+    for (const gap of this.gaps) {
+      otel?.timePerOutputChunk.record(gap, attributes);
+      child?.observe(gap);
+    }
+    this.gaps.length = 0;
+  }
+
+  /** A retried or failed attempt: its span and duration end with the status or error it got. */
+  private endFailedAttempt(attempt: Attempt): void {
+    const { otel } = this.request.signals;
+    if (!otel) return;
+    const record = attempt.record;
+    const errorType = record?.error ? errorTypeOf(record.error) : record?.status !== undefined ? String(record.status) : 'cancelled';
+    const attributes: Attributes = record?.status !== undefined ? { 'http.response.status_code': record.status } : {};
+    if (attempt.span) otel.end(attempt.span, attributes, errorType);
+    otel.duration.record((performance.now() - attempt.startedAt) / 1000, { ...attempt.attributes, 'error.type': errorType });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Creates the observability signals the options ask for, once per gateway:
+ * `undefined` when none is set, so requests then do no observability work.
+ *
+ * @internal
+ */
+import type { GatewayContext } from '../gateway-context.js';
+import type { GatewayLogger, ObservabilityOptions } from './options.js';
+import { createOtelSignals, type OtelSignals } from './otel-signals.js';
+import { createPrometheusMetrics, type PrometheusMetrics } from './prometheus-metrics.js';
+import { RequestObservation } from './request-observation.js';
+
+export interface ObservabilitySignals {
+  readonly otel: OtelSignals | undefined;
+  readonly prometheus: PrometheusMetrics | undefined;
+  readonly logger: GatewayLogger | undefined;
+}
+
+/** Starts the observation of a request. */
+export type ObserveRequest = (ctx: GatewayContext) => RequestObservation;
+
+/** The request observer of `options`, or `undefined` when no observability option is set. */
+export function createObservability(options: ObservabilityOptions): ObserveRequest | undefined {
+  const { openTelemetry, prometheus, logger } = options;
+  if (!openTelemetry && !prometheus && !logger) return undefined;
+  const signals: ObservabilitySignals = {
+    otel: openTelemetry ? createOtelSignals(openTelemetry) : undefined,
+    prometheus: prometheus ? createPrometheusMetrics(prometheus) : undefined,
+    logger: logger ? logger.child({ component: 'modelgate' }) : undefined,
+  };
+  // OpenTelemetry alone with no SDK registered records nothing: no per-request work at all.
+  if (!signals.otel && !signals.prometheus && !signals.logger) return undefined;
+  return (ctx) => new RequestObservation(signals, ctx);
+}

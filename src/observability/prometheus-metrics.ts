@@ -1,0 +1,60 @@
+/**
+ * The gateway's Prometheus metrics, registered on the app's prom-client
+ * `Registry`. Labels are bounded: endpoint names, configured upstream names,
+ * served model ids (others count as `other`), statuses, token types, and the
+ * principal id only when `principalLabel` is set.
+ *
+ * @internal
+ */
+import type * as PromClient from 'prom-client';
+import { loadOptional } from './load-optional.js';
+import type { PrometheusOptions } from './options.js';
+
+/** Latency buckets in seconds (request duration, time to first token). */
+const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+/** Gaps between streamed chunks, in seconds. */
+const GAP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export interface PrometheusMetrics {
+  readonly principalLabel: boolean;
+  requests: PromClient.Counter<string>;
+  duration: PromClient.Histogram<string>;
+  timeToFirstToken: PromClient.Histogram<string>;
+  interToken: PromClient.Histogram<string>;
+  tokens: PromClient.Counter<string>;
+  retries: PromClient.Counter<string>;
+  fallbacks: PromClient.Counter<string>;
+  limitRejections: PromClient.Counter<string>;
+  openStreams: PromClient.Gauge<string>;
+}
+
+/** Creates and registers the metrics; a second gateway on the same registry reuses them. */
+export function createPrometheusMetrics(options: PrometheusOptions): PrometheusMetrics {
+  const prom = loadOptional<typeof PromClient>('prom-client', 'prometheus');
+  const { registry } = options;
+  if (!registry || typeof registry.registerMetric !== 'function') {
+    throw new TypeError('createGateway: `prometheus.registry` must be a prom-client Registry (e.g. `new Registry()`).');
+  }
+  const prefix = options.prefix ?? 'modelgate_';
+  const principal = options.principalLabel === true ? ['principal'] : [];
+  const registers = [registry];
+  // Metrics already registered (another gateway on the same registry) are shared rather than re-registered (which throws).
+  const reuse = <T>(name: string, make: () => T): T => (registry.getSingleMetric(prefix + name) as T | undefined) ?? make();
+  const counter = (name: string, help: string, labelNames: string[]) =>
+    reuse(name, () => new prom.Counter({ name: prefix + name, help, labelNames, registers }));
+  const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) =>
+    reuse(name, () => new prom.Histogram({ name: prefix + name, help, labelNames, buckets, registers }));
+
+  return {
+    principalLabel: principal.length > 0,
+    requests: counter('requests_total', 'Gateway requests by endpoint, model, upstream and HTTP status.', ['endpoint', 'model', 'upstream', 'status', ...principal]),
+    duration: histogram('request_duration_seconds', 'Gateway request duration, to the last byte sent.', ['endpoint', 'model', 'upstream'], LATENCY_BUCKETS),
+    timeToFirstToken: histogram('time_to_first_token_seconds', 'Streams: time from the upstream call to its first event.', ['model', 'upstream'], LATENCY_BUCKETS),
+    interToken: histogram('inter_token_seconds', 'Streams: time between consecutive upstream events.', ['model', 'upstream'], GAP_BUCKETS),
+    tokens: counter('tokens_total', 'Tokens by type (input includes cache_read and cache_creation).', ['model', 'upstream', 'type', ...principal]),
+    retries: counter('upstream_retries_total', 'Upstream attempts retried on the same upstream.', ['upstream']),
+    fallbacks: counter('upstream_fallbacks_total', 'Upstream calls that fell back from this upstream to the next.', ['upstream']),
+    limitRejections: counter('limit_rejections_total', 'Requests the gateway itself answered with 429 (limits).', ['endpoint', ...principal]),
+    openStreams: reuse('open_streams', () => new prom.Gauge({ name: `${prefix}open_streams`, help: 'Streamed responses in progress.', labelNames: ['endpoint'], registers })),
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * What the gateway observes of one request: its span, its Prometheus
+ * request metrics and its log line, ended when the response is sent (for a
+ * streamed body, when the stream ends). Created by `begin` only when an
+ * observability option is set.
+ *
+ * @internal
+ */
+import { performance } from 'node:perf_hooks';
+import type { GatewayError } from '../errors.js';
+import type { GatewayContext } from '../gateway-context.js';
+import type { GatewayResponse } from '../types.js';
+import type { TokenUsage } from '../usage.js';
+import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
+import { CallObservation, errorTypeOf } from './call-observation.js';
+import type { Attributes } from './genai-attributes.js';
+import { observeBody } from './observe-body.js';
+import type { ObservabilitySignals } from './observability.js';
+import type { Span } from './otel-signals.js';
+
+/** Route templates of the endpoints (the span name's `http.route`). */
+const ROUTES: Record<string, string> = {
+  'chat.completions': '/v1/chat/completions',
+  messages: '/v1/messages',
+  'messages.count_tokens': '/v1/messages/count_tokens',
+  'models.list': '/v1/models',
+  'models.retrieve': '/v1/models/{model}',
+  'files.list': '/v1/files',
+  'files.upload': '/v1/files',
+  'files.retrieve': '/v1/files/{file_id}',
+  'files.delete': '/v1/files/{file_id}',
+  'files.content': '/v1/files/{file_id}/content',
+};
+
+/** Longest model string copied into a log line or span (the caller chose it). */
+const MAX_MODEL_LENGTH = 128;
+
+/** The model label: a served model id (catalog row or exact route), else `other`; `none` before one is known. */
+function modelLabelOf(ctx: GatewayContext): string {
+  const model = ctx.body?.model;
+  if (typeof model !== 'string') return 'none';
+  if (ctx.model) return ctx.model.id;
+  return ctx.route?.route.match === model ? model : 'other';
+}
+
+/** What is kept of the context once the response is out (not the context itself: it holds the bodies). */
+interface Summary {
+  requestId: string;
+  endpoint: string;
+  principalId: string | undefined;
+  model: string | undefined;
+  stream: boolean;
+  signal: AbortSignal;
+}
+
+export class RequestObservation {
+  readonly span: Span | undefined;
+  attempts = 0;
+  upstream: string | undefined;
+  modelLabel = 'none';
+  principalLabel = 'none';
+  private readonly startedAt: number;
+  private readonly requestId: string;
+  private error: GatewayError | undefined;
+  private readonly calls: CallObservation[] = [];
+  private usage: TokenUsage | undefined;
+  private timeToFirstChunk: number | undefined;
+  private done = false;
+
+  constructor(readonly signals: ObservabilitySignals, ctx: GatewayContext) {
+    this.startedAt = ctx.startedAt;
+    this.requestId = ctx.requestId;
+    const endpoint = ctx.endpoint?.name;
+    const route = endpoint ? ROUTES[endpoint] : undefined;
+    const method = ctx.request.method.toUpperCase();
+    if (signals.otel) {
+      const attributes: Attributes = { 'http.request.method': method, 'modelgate.request_id': ctx.requestId };
+      if (route) attributes['http.route'] = route;
+      this.span = signals.otel.startRequest(ctx.request, route ? `${method} ${route}` : method, attributes);
+    }
+  }
+
+  /** A model call starts (one per `sendPlans`). */
+  call(ctx: GatewayContext): CallObservation {
+    this.label(ctx);
+    const call = new CallObservation(this);
+    this.calls.push(call);
+    return call;
+  }
+
+  /** The error the response will render. */
+  failed(error: GatewayError): void {
+    this.error = error;
+  }
+
+  /** Sums a call's usage into the request's log line. */
+  addUsage(usage: TokenUsage, timeToFirstChunk: number | undefined): void {
+    const total = (this.usage ??= {});
+    for (const key of ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'] as const) {
+      const value = usage[key];
+      if (value !== undefined) total[key] = (total[key] ?? 0) + value;
+    }
+    if (timeToFirstChunk !== undefined && this.timeToFirstChunk === undefined) this.timeToFirstChunk = timeToFirstChunk;
+  }
+
+  /** One warn line per upstream fault (connection error, time-out, 429, 5xx): never a message text, only codes. */
+  logFault(record: AttemptRecord): void {
+    this.signals.logger?.warn({
+      requestId: this.requestId,
+      upstream: record.upstream,
+      upstreamModel: record.model.slice(0, MAX_MODEL_LENGTH),
+      ...(record.status !== undefined ? { status: record.status } : {}),
+      ...(record.error ? { errorType: errorTypeOf(record.error) } : {}),
+      retryable: record.retryable,
+      durationMs: Math.round(record.durationMs),
+    }, 'modelgate upstream fault');
+  }
+
+  /** The response is ready: ends now, or when its streamed body ends. */
+  respond(ctx: GatewayContext, response: GatewayResponse): GatewayResponse {
+    this.label(ctx);
+    const summary: Summary = {
+      requestId: ctx.requestId,
+      endpoint: ctx.endpoint?.name ?? 'unmatched',
+      principalId: ctx.principal?.id,
+      model: typeof ctx.body?.model === 'string' ? ctx.body.model.slice(0, MAX_MODEL_LENGTH) : undefined,
+      stream: response.type === 'sse',
+      signal: ctx.request.signal,
+    };
+    const body = response.body;
+    if (response.type === 'json' || body instanceof Uint8Array) {
+      this.end(summary, response.status);
+      return response;
+    }
+    const gauge = response.type === 'sse' ? this.signals.prometheus?.openStreams : undefined;
+    gauge?.inc({ endpoint: summary.endpoint });
+    const observed = observeBody(body as AsyncIterable<Uint8Array>, () => {
+      gauge?.dec({ endpoint: summary.endpoint });
+      this.end(summary, response.status);
+    });
+    return { ...response, body: observed } as GatewayResponse;
+  }
+
+  private label(ctx: GatewayContext): void {
+    this.modelLabel = modelLabelOf(ctx);
+    if (ctx.principal) this.principalLabel = ctx.principal.id;
+  }
+
+  private end(summary: Summary, status: number): void {
+    if (this.done) return;
+    this.done = true;
+    for (const call of this.calls) call.abandon();
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    const error = this.error;
+    const errorType = error ? errorTypeOf(error) : status >= 500 ? String(status) : undefined;
+    const aborted = summary.signal.aborted;
+    const { otel, prometheus, logger } = this.signals;
+    if (otel && this.span) {
+      const attributes: Attributes = { 'http.response.status_code': status, 'modelgate.endpoint': summary.endpoint };
+      if (summary.model !== undefined) attributes['gen_ai.request.model'] = summary.model;
+      if (summary.principalId !== undefined) attributes['modelgate.principal.id'] = summary.principalId;
+      if (summary.endpoint === 'chat.completions' || summary.endpoint === 'messages') attributes['gen_ai.operation.name'] = 'chat';
+      if (this.attempts > 0) attributes['modelgate.upstream_attempts'] = this.attempts;
+      if (aborted) attributes['modelgate.client_aborted'] = true;
+      otel.end(this.span, attributes, errorType);
+    }
+    if (prometheus) {
+      const upstream = this.upstream ?? 'none';
+      const principal = prometheus.principalLabel ? { principal: this.principalLabel } : {};
+      prometheus.requests.inc({ endpoint: summary.endpoint, model: this.modelLabel, upstream, status: String(status), ...principal });
+      prometheus.duration.observe({ endpoint: summary.endpoint, model: this.modelLabel, upstream }, seconds);
+      // A 429 with no upstream attempt is the gateway's own (a limit), not a relayed upstream one.
+      if (status === 429 && this.attempts === 0) prometheus.limitRejections.inc({ endpoint: summary.endpoint, ...principal });
+    }
+    if (logger) {
+      const usage = this.usage;
+      const line: Record<string, unknown> = {
+        requestId: summary.requestId,
+        principalId: summary.principalId,
+        endpoint: summary.endpoint,
+        model: summary.model,
+        upstream: this.upstream,
+        status,
+        stream: summary.stream,
+        durationMs: Math.round(seconds * 1000),
+      };
+      if (this.timeToFirstChunk !== undefined) line.timeToFirstChunkMs = Math.round(this.timeToFirstChunk * 1000);
+      if (this.attempts > 1) line.attempts = this.attempts;
+      if (usage) Object.assign(line, usage);
+      if (errorType !== undefined) line.errorType = errorType;
+      if (aborted) line.aborted = true;
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      logger[level](line, 'modelgate request');
+    }
+  }
+}
