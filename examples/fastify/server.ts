@@ -4,16 +4,22 @@
  * `examples/shared/config-from-env.ts`.
  *
  *   npm run start:fastify
+ *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm run start:fastify
  */
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { fastifyGateway } from 'modelgate/fastify';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
+import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
+import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
+// Before the gateway: the OpenTelemetry SDK (when configured) must be registered first.
+const observability = await observabilityFromEnv();
 const app = Fastify();
+const timeouts = applyServerTimeouts(app.server);
 
 // The app's own routes.
 app.get('/', async (_request, reply) =>
@@ -25,12 +31,16 @@ app.get('/', async (_request, reply) =>
     ),
 );
 app.get('/health', async () => ({ status: 'ok' }));
+const registry = observability.registry;
+if (registry) {
+  app.get('/metrics', async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
+}
 
 // The gateway: serves /v1/* (add `prefix: '/ai'` for /ai/v1/*), reading request bodies itself.
-await app.register(fastifyGateway, config.options);
+await app.register(fastifyGateway, { ...config.options, ...observability.options });
 
 await app.listen({ port: config.port, host: config.host });
 const { port } = app.server.address() as AddressInfo;
 const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-console.log(formatStartup({ app: 'Fastify example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: config.notes }));
-handleShutdown(app.server, app.modelgate.gateway);
+console.log(formatStartup({ app: 'Fastify example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, ...observability.notes] }));
+handleShutdown(app.server, app.modelgate.gateway, { onClose: observability.shutdown });

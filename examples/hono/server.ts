@@ -4,6 +4,7 @@
  * Configuration: see `examples/shared/config-from-env.ts`.
  *
  *   npm run start:hono
+ *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm run start:hono
  */
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -11,9 +12,13 @@ import { Hono } from 'hono';
 import { createFetchHandler } from 'modelgate/fetch';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
+import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
+import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
+// Before the gateway: the OpenTelemetry SDK (when configured) must be registered first.
+const observability = await observabilityFromEnv();
 const app = new Hono();
 
 // The app's own routes.
@@ -24,13 +29,18 @@ app.get('/', (c) =>
   ),
 );
 app.get('/health', (c) => c.json({ status: 'ok' }));
+const registry = observability.registry;
+if (registry) {
+  app.get('/metrics', async (c) => c.text(await registry.metrics(), 200, { 'content-type': registry.contentType }));
+}
 
 // The gateway: a (Request) => Promise<Response> handler for every /v1 path.
-const gateway = createFetchHandler(config.options);
+const gateway = createFetchHandler({ ...config.options, ...observability.options });
 app.all('/v1/*', (c) => gateway(c.req.raw));
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${info.port}`;
-  console.log(formatStartup({ app: 'Hono example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: config.notes }));
+  console.log(formatStartup({ app: 'Hono example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, ...observability.notes] }));
 }) as Server;
-handleShutdown(server, gateway.gateway);
+const timeouts = applyServerTimeouts(server);
+handleShutdown(server, gateway.gateway, { onClose: observability.shutdown });

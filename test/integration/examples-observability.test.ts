@@ -33,7 +33,7 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-describe.each(['express', 'koa'] as const)('examples/%s/server.ts with metrics and OTLP export', (app) => {
+describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/server.ts with metrics and OTLP export', (app) => {
   const received: Received[] = [];
   let receiver: Server;
   let child: ChildProcess;
