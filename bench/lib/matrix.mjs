@@ -40,6 +40,7 @@ export const TARGETS = {
   },
   'modelgate-node-limits-redis': {
     label: 'modelgate, node:http, limits in Redis', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'redis' }, bare: 'modelgate-node', redis: true,
+  },
   // Issue 15: the cost of observability, each compared with `modelgate-node` (`baseline`) in the same run.
   'modelgate-node-otel-api': {
     label: 'modelgate, node:http, openTelemetry on, no SDK', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'api' }, bare: 'bare-node', baseline: 'modelgate-node',
