@@ -62,8 +62,6 @@ const ALL_PROXIES = [
 ];
 const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono'];
 const LIMITS = ['modelgate-node-limits', 'modelgate-node-limits-redis'];
-const ALL_PROXIES = ['bare-node', 'bare-express', 'bare-koa', 'modelgate-node', 'modelgate-express', 'modelgate-koa'];
-const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa'];
 /** The observability cost targets (issue 15). */
 const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-sdk-only', 'modelgate-node-observed'];
 
