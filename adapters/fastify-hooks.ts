@@ -68,6 +68,7 @@ const queryOf = (url: string): string => {
 export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: UrlOf = (request) => fromV1Segment(request.url)): FastifyGatewayHooks {
   const gateway = toGateway(gatewayOrOptions);
   const limit = gateway.options.maxBodyBytes;
+  const bodyTimeoutMs = gateway.options.bodyTimeoutMs;
   const contexts = new WeakMap<FastifyRequest, GatewayContext>();
 
   async function contextOf(request: FastifyRequest, reply: FastifyReply, url: string): Promise<GatewayContext> {
@@ -80,6 +81,7 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
       parsedBody: request.body,
       ...(rawBody !== undefined ? { rawBody } : {}),
       ...(limit !== undefined ? { limit } : {}),
+      ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
     });
     const ctx = gateway.begin(gatewayRequest);
     contexts.set(request, ctx);

@@ -3,7 +3,8 @@
  * segment on, lower-case headers, the body read within the gateway's limit,
  * and the request's own `signal` (fired by the server when the client leaves).
  */
-import { DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
+import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
+import { isGatewayError } from '../src/errors.js';
 import type { GatewayRequest, IncomingHeaders } from '../src/types.js';
 import { fromV1Segment } from './v1-path.js';
 
@@ -71,11 +72,34 @@ export function toGatewayRequest(request: Request): GatewayRequest {
   return { method: request.method, url: gatewayPath(request.url), headers: toHeaders(request.headers), signal: request.signal };
 }
 
-/** Builds the core's request, reading the body of body methods (up to `limit`). Rejects with a 413 `GatewayError` over the limit. */
-export async function readGatewayRequest(request: Request, limit?: number): Promise<GatewayRequest> {
+/**
+ * Reads the body within `timeoutMs` (0 disables): a 408 `GatewayError`
+ * (its response closes the connection) when it has not fully arrived in
+ * time, a 400 when the client stopped sending it.
+ */
+function readBodyInTime(request: Request, limit: number | undefined, timeoutMs: number): Promise<Uint8Array> {
+  const reading = readRequestBody(request, limit).catch((error: unknown) => {
+    throw isGatewayError(error) ? error : bodyCutError(error);
+  });
+  if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) return reading;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(bodyTimeoutError(timeoutMs)), timeoutMs);
+  });
+  // The read left behind after a time-out settles unobserved: the server closes the connection.
+  reading.catch(() => {});
+  return Promise.race([reading, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Builds the core's request, reading the body of body methods (up to
+ * `limit`, within `bodyTimeoutMs`, default 60 s). Rejects with a 413
+ * `GatewayError` over the limit, a 408 when the body is late.
+ */
+export async function readGatewayRequest(request: Request, limit?: number, bodyTimeoutMs: number = DEFAULT_BODY_TIMEOUT_MS): Promise<GatewayRequest> {
   // The app's fault, not the client's (a 500, reported to `onError`): say what to change.
   if (request.bodyUsed) throw new Error('modelgate: the request body was already read; pass the handler the request before anything reads its body, or a clone() of it.');
   const gatewayRequest = toGatewayRequest(request);
-  if (BODY_METHODS.has(request.method)) gatewayRequest.rawBody = await readRequestBody(request, limit);
+  if (BODY_METHODS.has(request.method)) gatewayRequest.rawBody = await readBodyInTime(request, limit, bodyTimeoutMs);
   return gatewayRequest;
 }

@@ -33,7 +33,7 @@ export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHan
   const handler = async (request: Request): Promise<Response> => {
     let gatewayRequest: GatewayRequest;
     try {
-      gatewayRequest = await readGatewayRequest(request, limit);
+      gatewayRequest = await readGatewayRequest(request, limit, gateway.options.bodyTimeoutMs);
     } catch (error) {
       const ctx = gateway.begin(toGatewayRequest(request));
       return toResponse(gateway.finish(ctx, gateway.renderError(ctx, error)));

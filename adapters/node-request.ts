@@ -4,7 +4,7 @@
  * that fires when the client leaves. Shared by every adapter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
+import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import type { GatewayRequest } from '../src/types.js';
 
 /**
@@ -58,7 +58,7 @@ export function readRawBody(
     });
     req.once('error', (error) => {
       clearTimeout(timer);
-      reject(error);
+      reject(bodyCutError(error));
     });
   });
 }

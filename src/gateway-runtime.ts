@@ -58,9 +58,11 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
  * The file store when `routes` are set and `files` is not: the vendor's
  * files behind the first messages-format upstream of the routes (SPEC 4
  * lists the file endpoints as available). None when no route has one.
+ * Routes with `keyPassthrough` are skipped: their upstream may hold no key
+ * of its own, and the file endpoints never forward a caller's key.
  */
 function routesFileStore(routes: readonly Route[]): FileStore | undefined {
-  const upstream = routes.map((route) => route.upstream).find((candidate) => candidate.format === 'messages');
+  const upstream = routes.find((route) => route.upstream.format === 'messages' && route.keyPassthrough !== true)?.upstream;
   return upstream ? upstreamFileStore(upstream) : undefined;
 }
 

@@ -32,6 +32,11 @@ export function bodyTimeoutError(timeoutMs: number): GatewayError {
   });
 }
 
+/** The 400 for a request body the client stopped sending (connection closed or reset mid-upload): its doing, not a gateway fault. */
+export function bodyCutError(cause: unknown): GatewayError {
+  return new GatewayError('INVALID_REQUEST', 'Request body ended before it was complete (the connection closed while it was being sent); send the whole body.', { cause });
+}
+
 export function tooLargeError(limit: number): GatewayError {
   return new GatewayError('REQUEST_TOO_LARGE', `Request body is larger than the ${limit}-byte limit of this gateway.`);
 }

@@ -39,6 +39,8 @@ export async function handleCountTokens(ctx: GatewayContext, runtime: GatewayRun
   });
   const sent = await sendPlans(ctx, plans, ctx.request.signal, requestTimeoutOf(runtime.options));
   if (NO_ENDPOINT.has(sent.response.status)) {
+    // The answer is not used: its deadline (a timer and a listener) ends here, not 300 s later.
+    sent.deadline.clear();
     await discardBody(sent.response.body);
     return countLocally(body);
   }

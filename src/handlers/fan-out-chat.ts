@@ -23,12 +23,19 @@ import { requestTimeoutOf } from './request-deadline.js';
 import type { ChatPlan } from './chat-completions.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 
+/** Releases a call whose answer will not be read: its body, its deadline (a timer), its attempt span (not a success). */
+function releaseUnused(sent: SentCall<ChatPlan>): void {
+  sent.deadline.clear();
+  sent.observation?.failed();
+  void discardBody(sent.response.body);
+}
+
 /** Sends `n` calls; if any fails to start, the others are released and the first failure thrown. */
 async function sendAll(ctx: GatewayContext, plans: ChatPlan[], n: number, stream: boolean, timeoutMs: number): Promise<SentCall<ChatPlan>[]> {
   const settled = await Promise.allSettled(Array.from({ length: n }, () => sendPlans(ctx, plans, upstreamSignal(ctx, stream), timeoutMs)));
   const failed = settled.find((result) => result.status === 'rejected');
   if (failed) {
-    for (const result of settled) if (result.status === 'fulfilled') void discardBody(result.value.response.body);
+    for (const result of settled) if (result.status === 'fulfilled') releaseUnused(result.value);
     throw failed.reason;
   }
   return settled.map((result) => (result as PromiseFulfilledResult<SentCall<ChatPlan>>).value);
@@ -112,7 +119,7 @@ async function fanOutStream(ctx: GatewayContext, runtime: GatewayRuntime, sents:
     } catch (error) {
       // One call failed before streaming: release the relays already built and the bodies not yet read.
       await Promise.allSettled(streams.map((stream) => stream[Symbol.asyncIterator]().return?.()));
-      for (const rest of sents.slice(index + 1)) void discardBody(rest.response.body);
+      for (const rest of sents.slice(index + 1)) releaseUnused(rest);
       throw error;
     }
   }

@@ -35,6 +35,8 @@ function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentC
   reportUsage(ctx, runtime, {
     status, stream: sent.plan.stream, usage: {}, aborted: ctx.request.signal.aborted, target: sent.plan.target, firstByteAt: sent.headAt,
     observation: sent.observation,
+    // A 2xx head the gateway refused (not complete JSON, not SSE, cut by a time-out): the attempt failed as the client sees it.
+    ...(isGatewayError(thrown) && isSuccess(sent.response.status) ? { error: thrown } : {}),
   });
   return thrown;
 }

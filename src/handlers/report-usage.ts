@@ -47,7 +47,8 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
   const endpoint = ctx.endpoint.name;
   const model = String(ctx.body?.model ?? '');
   return (outcome) => {
-    limitUsage?.(outcome.status, outcome.usage, outcome.aborted);
+    // A stream that failed after its 200 head (an in-band error, a cut, an idle time-out) settles as the failure it was.
+    limitUsage?.(outcome.error ? outcome.error.status : outcome.status, outcome.usage, outcome.aborted);
     try {
       outcome.observation?.end(outcome);
     } catch {

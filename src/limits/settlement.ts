@@ -70,7 +70,11 @@ export function createSettlement(
         totals.cacheRead += usage.cacheReadInputTokens ?? 0;
         totals.cacheWrite += usage.cacheCreationInputTokens ?? 0;
         const perCall = estimate ? (estimate.outputTokens * estimate.choices) / Math.max(1, calls) : 0;
-        totals.output += usage.outputTokens ?? (aborted ? 0 : perCall);
+        // After a client abort the upstream's final output count has not arrived (a messages stream
+        // reports 1 at its start): it bills what it generated, which the gateway cannot see, so the
+        // reserved output stays charged. Charging what was reported so far would let a client
+        // escape output limits by leaving just before the end.
+        totals.output += aborted ? Math.max(usage.outputTokens ?? 0, perCall) : usage.outputTokens ?? perCall;
       }
       if (recorded >= calls) settlement.finish();
     },

@@ -41,6 +41,17 @@ const slowStream: StubReply = {
   then: 'hang',
 };
 
+/** A stream the upstream breaks off with an in-band error after its 200 head. */
+const cutStream: StubReply = {
+  kind: 'sse',
+  events: [
+    { event: 'message_start', data: JSON.stringify({ type: 'message_start', message: { ...message(40, 1), content: [], stop_reason: null } }) },
+    { event: 'content_block_start', data: '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}' },
+    { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}' },
+    { event: 'error', data: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' },
+  ],
+};
+
 /** Replies by scenario, named in the request's last user text. */
 function script(counts: Map<string, number>) {
   return (request: { body: string }): StubReply => {
@@ -50,6 +61,8 @@ function script(counts: Map<string, number>) {
     switch (scenario) {
       case 'stream':
         return slowStream;
+      case 'cut':
+        return cutStream;
       case 'error':
         return { kind: 'json', status: 500, body: { type: 'error', error: { type: 'api_error', message: 'boom' } } };
       case 'retry':
@@ -146,7 +159,7 @@ describe('limits accounting on Redis', () => {
     expect(await settledTo(tokensLeft, before - 42)).toBe(before - 42);
   });
 
-  it('counts what an aborted stream used, and releases the rest', async () => {
+  it('keeps the reserved output of an aborted stream charged (its final count never arrived)', async () => {
     const before = await tokensLeft();
     const controller = new AbortController();
     const response = await post('/v1/messages', messagesBody('stream', { stream: true }), KEY, controller.signal);
@@ -155,8 +168,9 @@ describe('limits accounting on Redis', () => {
     let text = '';
     while (!text.includes('"Hi"')) text += Buffer.from((await reader.read()).value ?? []).toString();
     controller.abort();
-    // message_start reported 40 input and 1 output token before the client left.
-    expect(await settledTo(tokensLeft, before - 41)).toBe(before - 41);
+    // message_start reported 40 input tokens (and 1 output) before the client left; the output
+    // reserved (max_tokens 2000) stays charged, since the upstream's final count never arrived.
+    expect(await settledTo(tokensLeft, before - 2040)).toBe(before - 2040);
   });
 
   it('releases the whole reservation when the upstream fails', async () => {
@@ -164,6 +178,15 @@ describe('limits accounting on Redis', () => {
     const response = await post('/v1/messages', messagesBody('error'));
     expect(response.status).toBe(500);
     expect(response.headers.get('anthropic-ratelimit-tokens-limit')).toBe(String(TOKENS));
+    expect(await settledTo(tokensLeft, before)).toBe(before);
+  });
+
+  it('releases the reservation of a stream the upstream breaks off after its head', async () => {
+    const before = await tokensLeft();
+    const response = await post('/v1/messages', messagesBody('cut', { stream: true }));
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('event: error');
     expect(await settledTo(tokensLeft, before)).toBe(before);
   });
 

@@ -26,6 +26,7 @@ const CONVENTION_TOKENS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 
 const telemetry = createTelemetry();
 let app: StartedApp;
 let stub: StubUpstream;
+let brokenStub: StubUpstream;
 
 const clientSpans = () => telemetry.spans().filter((span) => span.kind === SpanKind.CLIENT);
 const requestSpans = () => telemetry.spans().filter((span) => span.kind !== SpanKind.CLIENT);
@@ -49,12 +50,16 @@ beforeAll(async () => {
         },
   );
   const stubUpstream = openAICompatible({ baseURL: `${stub.url}/v1`, apiKey: UPSTREAM_KEY, name: 'stub' });
+  // A 200 whose JSON body is cut short: the gateway answers 502.
+  brokenStub = await startStubUpstream(() => ({ kind: 'text', headers: { 'content-type': 'application/json' }, body: '{"id":"chatcmpl-x","choices":[' }));
+  const brokenUpstream = openAICompatible({ baseURL: `${brokenStub.url}/v1`, apiKey: UPSTREAM_KEY, name: 'broken' });
   const { createSimulator } = await import('modelgate/testing');
   const simulator = createSimulator();
   app = await startApp('express5', {
     auth: AUTH,
     routes: [
       { match: 'stub-model', upstream: stubUpstream, retries: 1 },
+      { match: 'broken-model', upstream: brokenUpstream, retries: 0 },
       { match: (model) => model.startsWith('vendora-'), upstream: simulator.upstreams.messages },
       { match: '*', upstream: simulator.upstreams.chat },
     ],
@@ -64,6 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await stub.close();
+  await brokenStub.close();
 });
 beforeEach(() => telemetry.reset());
 
@@ -163,6 +169,21 @@ describe('traces', () => {
     });
     const sent = stub.requests.slice(before).map((request) => request.headers.traceparent);
     expect(sent).toEqual(attempts.map((span) => `00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`));
+  });
+
+  it('a 200 the gateway refuses (JSON cut short): the attempt span carries the 502 error, not a success', async () => {
+    const response = await fetch(`${app.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'broken-model', messages: user }),
+    });
+    expect(response.status).toBe(502);
+    await response.arrayBuffer();
+    await eventually(() => expect(requestSpans()).toHaveLength(1));
+    const [attempt] = clientSpans();
+    expect(attempt!.name).toBe('chat broken-model');
+    expect(attempt!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(attempt!.attributes['error.type']).toBe('upstream_error');
   });
 
   it("continues the caller's trace (traceparent)", async () => {

@@ -11,7 +11,7 @@ import { type Mount, type StartedApp, startApp } from '../helpers/start-app.js';
 
 const KEY = 'sk-slow-body-test';
 const BODY_TIMEOUT_MS = 400;
-const MOUNTS: readonly Mount[] = ['node', 'express5', 'express4', 'koa3', 'koa2'];
+const MOUNTS: readonly Mount[] = ['node', 'express5', 'express4', 'koa3', 'koa2', 'fastify5', 'fastify4', 'hono'];
 
 interface Answer {
   status: number;
@@ -68,8 +68,9 @@ const MESSAGES = JSON.stringify({ model: 'vendora-haiku-4-5', max_tokens: 16, me
 
 describe.each(MOUNTS)('a trickled request body on %s', (mount) => {
   let app: StartedApp;
+  const errors: number[] = [];
   beforeAll(async () => {
-    app = await startApp(mount, { auth: { keys: [KEY] }, bodyTimeoutMs: BODY_TIMEOUT_MS });
+    app = await startApp(mount, { auth: { keys: [KEY] }, bodyTimeoutMs: BODY_TIMEOUT_MS, onError: ({ error }) => errors.push(error.status) });
   });
   afterAll(() => app.close());
 
@@ -93,6 +94,23 @@ describe.each(MOUNTS)('a trickled request body on %s', (mount) => {
     expect(body.type).toBe('error');
     expect(body.error.type).toBe('invalid_request_error');
     expect(answer.closed).toBe(true);
+  });
+
+  it('a client that leaves halfway through its body is a 4xx for onError, never a 500', async () => {
+    errors.length = 0;
+    const req = request(`${app.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': String(CHAT.length) },
+      agent: false,
+    });
+    req.on('error', () => {});
+    req.write(CHAT.slice(0, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    req.destroy();
+    const deadline = Date.now() + BODY_TIMEOUT_MS * 10;
+    while (errors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors.length).toBeGreaterThan(0);
+    for (const status of errors) expect(status).toBeLessThan(500);
   });
 
   it('a body that arrives within the time-out (in pieces) is served', async () => {
