@@ -40,6 +40,7 @@ async function writeChunks(res: Flushable, body: AsyncIterable<Uint8Array>): Pro
 
 /** Writes a `GatewayResponse` to a Node response. Resolves when done; never rejects. */
 export async function writeGatewayResponse(res: ServerResponse, response: GatewayResponse): Promise<void> {
+  let bodyTaken = false;
   try {
     if (response.type === 'json') {
       const text = JSON.stringify(response.body);
@@ -58,10 +59,16 @@ export async function writeGatewayResponse(res: ServerResponse, response: Gatewa
     }
     // Send the head now: SSE clients wait for it before reading events.
     res.flushHeaders();
+    bodyTaken = true;
     await writeChunks(res, response.body);
     if (!res.destroyed) res.end();
   } catch {
     // The client went away or the body failed after the head was sent: nothing left to tell it.
     if (!res.destroyed) res.destroy();
+    // The head could not be written (headers already sent, an invalid value): a stream body never
+    // read still holds its upstream (and its telemetry); release it.
+    if (!bodyTaken && response.type !== 'json' && !(response.body instanceof Uint8Array)) {
+      void Promise.resolve(response.body[Symbol.asyncIterator]().return?.()).catch(() => {});
+    }
   }
 }
