@@ -69,7 +69,15 @@ function encodeEvent(event: StubEvent): string {
 /** Writes respecting backpressure; false once the client has gone. */
 export async function writeChunk(res: ServerResponse, chunk: string | Uint8Array): Promise<boolean> {
   if (res.destroyed) return false;
-  if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+  if (!res.write(chunk)) {
+    // The listener that loses the race is removed, so long streams do not pile up listeners.
+    const done = new AbortController();
+    try {
+      await Promise.race([once(res, 'drain', { signal: done.signal }), once(res, 'close', { signal: done.signal })]);
+    } finally {
+      done.abort();
+    }
+  }
   return !res.destroyed;
 }
 
