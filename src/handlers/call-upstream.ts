@@ -67,14 +67,23 @@ export async function sendPlans<P extends CallPlan>(
   const observation = ctx.observer?.call(ctx);
   const makeCall = (target: RouteTarget): UpstreamCall => {
     const plan = planOf(target);
-    const call: UpstreamCall = { operation: plan.operation, stream: plan.stream, headers: observation ? observation.attempt(target, plan, headers) : headers, signal };
+    const call: UpstreamCall = {
+      operation: plan.operation,
+      stream: plan.stream,
+      headers: observation ? observation.attempt(target, plan, headers) : headers,
+      // An own getter (copied by a spread): the deadline's `AbortSignal` is made only for upstreams that read it.
+      get signal() {
+        return deadline.signal;
+      },
+      abortSource: deadline.source,
+    };
     if (plan.rawBody !== undefined) call.rawBody = plan.rawBody;
     else call.body = plan.body;
     if (callerKey !== undefined) call.callerKey = callerKey;
     return call;
   };
   const deadline = startDeadline(parentSignal, timeoutMs);
-  const signal = deadline.signal;
+  const signal = deadline.source;
   let result;
   try {
     result = await sendWithFallback(plans.map((plan) => plan.target), makeCall, {

@@ -73,7 +73,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
       if (key !== undefined) headers.authorization = `Bearer ${key}`;
       if (request.body !== undefined) headers['content-type'] = 'application/json';
       headers.accept = call.stream ? 'text/event-stream' : 'application/json';
-      return client.send({ ...request, headers, signal: call.signal });
+      return client.send({ ...request, headers, signal: call.abortSource ?? call.signal });
     },
     secrets: () => secrets,
     close: () => client.close(),

@@ -9,6 +9,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamResponse } from './upstream.js';
 import { toNetworkError } from './network-error.js';
 import { readChunks } from './read-chunks.js';
+import type { AbortSource } from './abort-source.js';
 
 /** Time-outs of one upstream, in milliseconds. */
 export interface UpstreamTimeouts {
@@ -52,7 +53,8 @@ export interface HttpRequest {
   query?: Record<string, string>;
   headers: Record<string, string>;
   body?: string | Uint8Array;
-  signal: AbortSignal;
+  /** An `AbortSignal`, or the request deadline's cheaper `AbortSource`. */
+  signal: AbortSource;
 }
 
 export interface HttpClient {
@@ -157,7 +159,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           method: request.method,
           headers: request.headers,
           body: request.body ?? null,
-          signal: request.signal,
+          // undici's `request()` takes any object with `aborted`, `reason` and `add`/`removeEventListener`.
+          signal: request.signal as AbortSignal,
           headersTimeout: timeouts.firstByteMs,
           bodyTimeout: timeouts.idleMs,
         });

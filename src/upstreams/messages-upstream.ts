@@ -106,7 +106,7 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
       if (key !== undefined) headers['x-api-key'] = key;
       if (request.body !== undefined) headers['content-type'] = 'application/json';
       if (call.operation !== 'files.content') headers.accept = call.stream ? 'text/event-stream' : 'application/json';
-      return client.send({ ...request, headers, signal: call.signal });
+      return client.send({ ...request, headers, signal: call.abortSource ?? call.signal });
     },
     secrets: () => secrets,
     close: () => client.close(),

@@ -21,7 +21,7 @@ export type NetworkPhase = 'request' | 'body';
  */
 export function toNetworkError(
   error: unknown,
-  context: { upstream: string; timeouts: Required<UpstreamTimeouts>; signal?: AbortSignal; phase: NetworkPhase },
+  context: { upstream: string; timeouts: Required<UpstreamTimeouts>; signal?: { readonly aborted: boolean; readonly reason: unknown }; phase: NetworkPhase },
 ): GatewayError {
   if (isGatewayError(error)) return error;
   const { upstream, timeouts, signal } = context;

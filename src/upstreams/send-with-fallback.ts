@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
 import { discardBody } from './read-body.js';
 import { retryAfterMs } from './retry-after.js';
+import type { AbortSource } from './abort-source.js';
 import type { RouteTarget } from './routes.js';
 import type { UpstreamCall, UpstreamResponse } from './upstream.js';
 
@@ -25,7 +26,7 @@ export interface SendWithFallbackOptions {
    */
   maxRetryAfterMs?: number;
   /** Stops everything (retries, waits) when aborted. */
-  signal: AbortSignal;
+  signal: AbortSource;
   /**
    * `performance.now()` of the request's deadline (its `signal` aborts
    * then). A retry whose wait would end past it is not made: the last
@@ -75,13 +76,13 @@ export function isRetryableError(error: GatewayError): boolean {
   return error.code === 'UPSTREAM_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT';
 }
 
-function cancelled(signal: AbortSignal): GatewayError {
+function cancelled(signal: AbortSource): GatewayError {
   return isGatewayError(signal.reason)
     ? signal.reason
     : new GatewayError('UPSTREAM_UNAVAILABLE', 'The request was cancelled before an upstream answered.', { cause: signal.reason });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSource): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(cancelled(signal));

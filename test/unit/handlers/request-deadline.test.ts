@@ -32,10 +32,42 @@ describe('startDeadline', () => {
     expect(startDeadline(parent.signal, 1000).signal.aborted).toBe(true);
   });
 
+  it('its AbortSource (what the built-in upstreams and retries use) aborts with the same reasons, listeners once each', async () => {
+    const timed = startDeadline(new AbortController().signal, 30);
+    const calls: string[] = [];
+    const removed = () => calls.push('removed');
+    timed.source.addEventListener('abort', () => calls.push('first'), { once: true });
+    timed.source.addEventListener('abort', removed);
+    timed.source.addEventListener('abort', () => calls.push('last'));
+    timed.source.removeEventListener('abort', removed);
+    expect(timed.source.aborted).toBe(false);
+    await sleep(80);
+    expect(calls).toEqual(['first', 'last']);
+    expect(timed.source.aborted).toBe(true);
+    const reason: unknown = timed.source.reason;
+    expect(isGatewayError(reason) && reason.status).toBe(504);
+    // The AbortSignal made after the fact carries the same reason.
+    expect(timed.signal.aborted).toBe(true);
+    expect(timed.signal.reason).toBe(reason);
+
+    const parent = new AbortController();
+    const underClient = startDeadline(parent.signal, 1000);
+    const signal = underClient.signal;
+    let fired = 0;
+    underClient.source.addEventListener('abort', () => fired++);
+    underClient.clear();
+    parent.abort(new Error('client left'));
+    parent.abort(new Error('twice'));
+    expect(fired).toBe(1);
+    expect((underClient.source.reason as Error).message).toBe('client left');
+    expect((signal.reason as Error).message).toBe('client left');
+  });
+
   it('0 disables it: the parent signal itself, no end', () => {
     const parent = new AbortController().signal;
     const deadline = startDeadline(parent, 0);
     expect(deadline.signal).toBe(parent);
+    expect(deadline.source).toBe(parent);
     expect(deadline.at).toBe(Infinity);
   });
 
