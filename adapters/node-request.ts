@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import type { GatewayRequest } from '../src/types.js';
+import { AbortTrigger } from '../src/upstreams/abort-source.js';
 
 /**
  * Reads a request body up to `limit` bytes within `timeoutMs` (default
@@ -110,11 +111,20 @@ export function toGatewayRequest(
   res: ServerResponse,
   options: { url?: string; body?: unknown; rawBody?: Uint8Array } = {},
 ): GatewayRequest {
+  // The gateway listens on the light source; the AbortSignal is made only if something reads `signal`.
+  const abort = new AbortTrigger();
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
   const request: GatewayRequest = {
     method: req.method ?? 'GET',
     url: options.url ?? req.url ?? '/',
     headers: req.headers,
-    signal: clientSignal(res),
+    // An own getter, so a spread copy of the request still has its signal.
+    get signal() {
+      return abort.signal;
+    },
+    abortSource: abort,
   };
   if (options.rawBody !== undefined) request.rawBody = options.rawBody;
   else if (options.body !== undefined) request.body = options.body;

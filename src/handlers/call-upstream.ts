@@ -18,6 +18,7 @@ import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fal
 import { forwardHeaders } from '../upstreams/forward-headers.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from './request-deadline.js';
+import { type AbortSource, AbortTrigger } from '../upstreams/abort-source.js';
 
 /** What to send to one target. */
 export interface CallPlan {
@@ -51,7 +52,7 @@ export interface SentCall<P extends CallPlan> {
 export async function sendPlans<P extends CallPlan>(
   ctx: GatewayContext,
   plans: readonly P[],
-  parentSignal: AbortSignal,
+  parentSignal: AbortSource,
   timeoutMs: number,
 ): Promise<SentCall<P>> {
   const route = ctx.route;
@@ -145,8 +146,13 @@ export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPl
   });
 }
 
-/** The signal for the upstream request: the client's, unless the route drains streams for accounting. */
-export function upstreamSignal(ctx: GatewayContext, stream: boolean): AbortSignal {
-  if (stream && ctx.route?.onClientAbort === 'drain') return new AbortController().signal;
-  return ctx.request.signal;
+/** The client's abort source: the adapter's light one when it has one, else `signal`. */
+export function clientAbort(ctx: GatewayContext): AbortSource {
+  return ctx.request.abortSource ?? ctx.request.signal;
+}
+
+/** What aborts the upstream request: the client leaving, unless the route drains streams for accounting. */
+export function upstreamSignal(ctx: GatewayContext, stream: boolean): AbortSource {
+  if (stream && ctx.route?.onClientAbort === 'drain') return new AbortTrigger();
+  return clientAbort(ctx);
 }

@@ -9,7 +9,7 @@ import type { GatewayRuntime } from '../gateway-runtime.js';
 import type { CountTokensRequest } from '../schemas/index.js';
 import type { GatewayResponse, JsonResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
-import { type CallPlan, sendPlans } from './call-upstream.js';
+import { type CallPlan, clientAbort, sendPlans } from './call-upstream.js';
 import { requestTimeoutOf } from './request-deadline.js';
 import { relayJsonBytes } from './relay-response.js';
 
@@ -37,7 +37,7 @@ export async function handleCountTokens(ctx: GatewayContext, runtime: GatewayRun
     if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
     return plan;
   });
-  const sent = await sendPlans(ctx, plans, ctx.request.signal, requestTimeoutOf(runtime.options));
+  const sent = await sendPlans(ctx, plans, clientAbort(ctx), requestTimeoutOf(runtime.options));
   if (NO_ENDPOINT.has(sent.response.status)) {
     // The answer is not used: its deadline (a timer and a listener) ends here, not 300 s later.
     sent.deadline.clear();

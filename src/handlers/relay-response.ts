@@ -14,7 +14,7 @@ import { createSseHeaders } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
 import { isGatewayError } from '../errors.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
-import { type CallPlan, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
+import { type CallPlan, clientAbort, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { checkEventStream, type CompleteJson, readCompleteJson } from './check-upstream-answer.js';
 import { reportUsage, usageReporter, wantsUsage } from './report-usage.js';
 import { requestRedactor } from '../redact/gateway-redactor.js';
@@ -33,7 +33,7 @@ async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, 
 function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>, thrown: unknown): unknown {
   const status = isGatewayError(thrown) ? thrown.status : 502;
   reportUsage(ctx, runtime, {
-    status, stream: sent.plan.stream, usage: {}, aborted: ctx.request.signal.aborted, target: sent.plan.target, firstByteAt: sent.headAt,
+    status, stream: sent.plan.stream, usage: {}, aborted: clientAbort(ctx).aborted, target: sent.plan.target, firstByteAt: sent.headAt,
     observation: sent.observation,
     // A 2xx head the gateway refused (not complete JSON, not SSE, cut by a time-out): the attempt failed as the client sees it.
     ...(isGatewayError(thrown) && isSuccess(sent.response.status) ? { error: thrown } : {}),
@@ -138,7 +138,7 @@ export async function relayStream(
     format: options.format,
     upstreamFormat,
     heartbeatMs: runtime.heartbeatMs,
-    signal: ctx.request.signal,
+    signal: clientAbort(ctx),
     onClientAbort: ctx.route?.onClientAbort ?? 'abort',
     upstreamName: target.upstream.name,
     redactor: requestRedactor(runtime.redactor, ctx),

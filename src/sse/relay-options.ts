@@ -6,6 +6,7 @@ import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
 import type { Redactor } from '../redact/redactor.js';
+import type { AbortSource } from '../upstreams/abort-source.js';
 
 /** Where `StreamTransform.pushRaw` writes: byte ranges, kept by reference until the relay's chunk is taken. */
 export interface SseByteSink {
@@ -90,8 +91,8 @@ export interface RelaySseOptions {
   onChunk?: () => void;
   /** Called exactly once when the relay ends (after a drain, when draining). */
   onEnd?: (outcome: RelayOutcome) => void;
-  /** The client's signal: aborted when the client disconnects. */
-  signal: AbortSignal;
+  /** The client's signal (or any `AbortSource`): aborted when the client disconnects. */
+  signal: AbortSource;
   /**
    * `abort` (default): destroy the upstream request at once. `drain`: read the
    * upstream to its end without writing, so `onEvent` sees the final usage.

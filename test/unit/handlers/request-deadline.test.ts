@@ -77,3 +77,27 @@ describe('startDeadline', () => {
     expect(requestTimeoutOf({ requestTimeoutMs: 5 })).toBe(5);
   });
 });
+
+describe('AbortTrigger (the light client abort of the node:http adapter)', () => {
+  it('aborts once with an AbortError by default; its signal, made before or after, follows it', async () => {
+    const { AbortTrigger, signalOf } = await import('../../../src/upstreams/abort-source.js');
+    const before = new AbortTrigger();
+    const early = before.signal;
+    let calls = 0;
+    before.addEventListener('abort', () => calls++);
+    before.abort();
+    before.abort(new Error('ignored'));
+    expect(calls).toBe(1);
+    expect(early.aborted).toBe(true);
+    expect((before.reason as DOMException).name).toBe('AbortError');
+    expect(signalOf(before)).toBe(early);
+    const plain = new AbortController().signal;
+    expect(signalOf(plain)).toBe(plain);
+    // A deadline under it aborts with the client's reason.
+    const parent = new AbortTrigger();
+    const deadline = startDeadline(parent, 1000);
+    parent.abort(new Error('client left'));
+    expect((deadline.source.reason as Error).message).toBe('client left');
+    expect(startDeadline(parent, 0).signal).toBe(parent.signal);
+  });
+});
