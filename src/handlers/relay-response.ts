@@ -10,7 +10,7 @@ import type { GatewayRuntime } from '../gateway-runtime.js';
 import { readResponseMeta } from '../observability/genai-attributes.js';
 import { withResponseMeta } from '../observability/stream-meta.js';
 import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
-import { createSseHeaders } from '../sse/sse-headers.js';
+import { SSE_HEADERS } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
 import { isGatewayError } from '../errors.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
@@ -162,7 +162,8 @@ export async function relayStream(
         }
       : {}),
   });
-  return { type: 'sse', status: 200, headers: createSseHeaders(relayedHeaders(response)), body };
+  // relayedHeaders builds a fresh object: the SSE headers (which win) go into it rather than into a spread copy.
+  return { type: 'sse', status: 200, headers: Object.assign(relayedHeaders(response), SSE_HEADERS), body };
 }
 
 /** Picks the relay for a same-format answer. */

@@ -68,7 +68,9 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
     server: serverOf(options.baseURL),
     async send(call) {
       const request = toRequest(call, name);
-      const headers: Record<string, string> = { ...callerHeaders(call, isUnforwardableHeader), ...options.headers };
+      // callerHeaders builds a fresh object: the configured headers (which win) are added in place, not spread into a copy.
+      const headers: Record<string, string> = callerHeaders(call, isUnforwardableHeader);
+      if (options.headers !== undefined) Object.assign(headers, options.headers);
       const key = call.callerKey ?? options.apiKey;
       if (key !== undefined) headers.authorization = `Bearer ${key}`;
       if (request.body !== undefined) headers['content-type'] = 'application/json';

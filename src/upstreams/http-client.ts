@@ -102,7 +102,8 @@ function parseBaseURL(baseURL: string, name: string): { origin: string; basePath
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
     if (value !== undefined) out[name] = typeof value === 'string' ? value : value.join(', ');
   }
   return out;
@@ -128,6 +129,14 @@ export function serverOf(baseURL: string): { address: string; port: number } | u
   }
 }
 
+/** The query string of a call: the base URL's parameters, overridden by the call's (built only when the call has some). */
+function searchOf(baseQuery: URLSearchParams, baseSearch: string, extra: Record<string, string> | undefined): string {
+  if (extra === undefined) return baseSearch;
+  const query = new URLSearchParams(baseQuery);
+  for (const [key, value] of Object.entries(extra)) query.set(key, value);
+  return query.size > 0 ? `?${query.toString()}` : '';
+}
+
 /** Creates the transport for one upstream. @internal */
 export function createHttpClient(options: HttpClientOptions): HttpClient {
   const { name } = options;
@@ -144,18 +153,16 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         })
       : undefined;
   const dispatcher: Dispatcher = options.dispatcher ?? (ownAgent as Agent);
+  const baseSearch = baseQuery.size > 0 ? `?${baseQuery.toString()}` : '';
 
   return {
     async send(request) {
-      const query = new URLSearchParams(baseQuery);
-      for (const [key, value] of Object.entries(request.query ?? {})) query.set(key, value);
-      const search = query.size > 0 ? `?${query.toString()}` : '';
       const context = { upstream: name, timeouts, signal: request.signal };
       let data: Dispatcher.ResponseData;
       try {
         data = await dispatcher.request({
           origin,
-          path: `${basePath}${request.path}${search}`,
+          path: `${basePath}${request.path}${searchOf(baseQuery, baseSearch, request.query)}`,
           method: request.method,
           headers: request.headers,
           body: request.body ?? null,

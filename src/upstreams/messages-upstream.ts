@@ -99,7 +99,9 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
     server: serverOf(options.baseURL),
     async send(call) {
       const request = toRequest(call, name);
-      const headers: Record<string, string> = { ...callerHeaders(call, isUnforwardableHeader), ...options.headers };
+      // callerHeaders builds a fresh object: the configured headers (which win) are added in place, not spread into a copy.
+      const headers: Record<string, string> = callerHeaders(call, isUnforwardableHeader);
+      if (options.headers !== undefined) Object.assign(headers, options.headers);
       headers['anthropic-version'] ??= version;
       if (call.operation.startsWith('files.')) headers['anthropic-beta'] = withBeta(headers['anthropic-beta'], FILES_API_BETA);
       const key = call.callerKey ?? options.apiKey;
