@@ -31,9 +31,21 @@ function positive(value: unknown): number | undefined {
  * everything else is one call.
  */
 export function callsOf(endpoint: string, body: Body, route: ResolvedRoute | undefined): { choices: number; calls: number } {
-  const choices = endpoint === 'chat.completions' ? (positive(body.n) ?? 1) : 1;
-  const fannedOut = choices > 1 && route?.targets[0]?.upstream.format === 'messages';
-  return { choices, calls: fannedOut ? choices : 1 };
+  const choices = choicesOf(endpoint, body);
+  return { choices, calls: callCount(choices, route) };
+}
+
+function choicesOf(endpoint: string, body: Body): number {
+  return endpoint === 'chat.completions' ? (positive(body.n) ?? 1) : 1;
+}
+
+function callCount(choices: number, route: ResolvedRoute | undefined): number {
+  return choices > 1 && route?.targets[0]?.upstream.format === 'messages' ? choices : 1;
+}
+
+/** The number of upstream calls of a request ({@link callsOf} without the object). */
+export function upstreamCalls(endpoint: string, body: Body, route: ResolvedRoute | undefined): number {
+  return callCount(choicesOf(endpoint, body), route);
 }
 
 function promptTokens(tokens: Counters, endpoint: string, body: Body): number {

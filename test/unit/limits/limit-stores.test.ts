@@ -150,4 +150,37 @@ describe('memory store with a clock', () => {
     now += 10_001;
     expect((await store.reserve([lease('b')])).ok).toBe(true);
   });
+
+  it('counts only unexpired leases when their lease times differ (a long one opened first)', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const lease = (leaseId: string, leaseMs: number) => ({ kind: 'concurrency' as const, key: 'cc', limit: 2, leaseMs, leaseId });
+    expect((await store.reserve([lease('long', 60_000)])).ok).toBe(true);
+    expect((await store.reserve([lease('short', 1000)])).ok).toBe(true);
+    expect((await store.reserve([lease('x', 1000)])).ok).toBe(false);
+    // 'short' is gone, 'long' (older, still open) is not: one slot is free, and only one.
+    now += 1001;
+    const admitted = await store.reserve([lease('y', 1000)]);
+    expect(admitted.ok).toBe(true);
+    expect(admitted.states[0]!.remaining).toBe(0);
+    expect((await store.reserve([lease('z', 1000)])).ok).toBe(false);
+    // A released lease frees its slot at once.
+    await store.settle([{ kind: 'concurrency', key: 'cc', leaseId: 'long' }]);
+    expect((await store.reserve([lease('z', 1000)])).ok).toBe(true);
+  });
+
+  it('keeps refilling a bucket that is updated in place, request after request', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const bucket = { kind: 'bucket' as const, key: 'rq', capacity: 10, windowMs: 10_000, amount: 1 };
+    for (let i = 0; i < 10; i++) expect((await store.reserve([bucket])).ok).toBe(true);
+    expect((await store.reserve([bucket])).states[0]!.retryAfterMs).toBe(1000);
+    now += 2500;
+    // 2.5 tokens back: two requests fit, the third waits 500 ms.
+    expect((await store.reserve([bucket])).ok).toBe(true);
+    expect((await store.reserve([bucket])).ok).toBe(true);
+    expect((await store.reserve([bucket])).states[0]!.retryAfterMs).toBe(500);
+    await store.settle([{ kind: 'bucket', key: 'rq', capacity: 10, windowMs: 10_000, delta: -2 }]);
+    expect((await store.reserve([bucket])).states[0]).toMatchObject({ remaining: 1, retryAfterMs: 0 });
+  });
 });
