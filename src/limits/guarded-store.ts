@@ -65,6 +65,9 @@ function refund(checks: readonly LimitCheck[], result: ReserveResult): LimitAdju
   });
 }
 
+/** Tries, in all, to release a concurrency slot whose release failed (see `retryReleases`). */
+const RELEASE_ATTEMPTS = 5;
+
 export function guardStore(store: LimitStore, options: GuardedStoreOptions): GuardedStore {
   const standIn = memoryLimitStore();
   let downUntil = 0;
@@ -88,6 +91,22 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
   const fallback = async (checks: readonly LimitCheck[], cause: unknown): Promise<Reservation> => {
     if (options.policy === 'closed') throw unavailable(cause);
     return { result: await standIn.reserve(checks), store: standIn };
+  };
+
+  /**
+   * A concurrency slot whose release was lost would stay taken until its
+   * lease expires (`concurrencyLeaseSeconds`): the release is sent again
+   * every `retryMs`, up to {@link RELEASE_ATTEMPTS} times in all.
+   */
+  const retryReleases = (target: LimitStore, adjustments: readonly LimitAdjustment[], attempt: number): void => {
+    const releases = adjustments.filter((adjustment) => adjustment.kind === 'concurrency');
+    if (releases.length === 0 || attempt >= RELEASE_ATTEMPTS) return;
+    setTimeout(() => {
+      withTimeout(target.settle(releases), options.timeoutMs).catch((error: unknown) => {
+        report(error);
+        retryReleases(target, releases, attempt + 1);
+      });
+    }, options.retryMs).unref();
   };
 
   const reserveBounded = async (checks: readonly LimitCheck[]): Promise<Reservation> => {
@@ -119,9 +138,11 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
         else void target.settle(adjustments);
         return;
       }
-      // Settling is off the response path; a failed one leaves counters that expire on their own.
+      // Settling is off the response path; a failed one leaves counters that expire on their own,
+      // and its concurrency releases (idempotent, unlike corrections) are tried again.
       withTimeout(target.settle(adjustments), options.timeoutMs).catch((error: unknown) => {
-        if (target !== standIn) report(error);
+        report(error);
+        retryReleases(target, adjustments, 1);
       });
     },
   };
