@@ -12,11 +12,17 @@ import type { CallEstimate } from './plan-limits.js';
 type Counters = typeof import('../tokens/count-tokens.js');
 
 let counters: Promise<Counters> | undefined;
+let loaded: Counters | undefined;
 
 /** Loads the tokenizer once. */
 export function loadTokenCounters(): Promise<Counters> {
-  counters ??= import('../tokens/count-tokens.js');
+  counters ??= import('../tokens/count-tokens.js').then((module) => (loaded = module));
   return counters;
+}
+
+/** The tokenizer if it is loaded already (then no await is needed), else undefined. */
+export function loadedTokenCounters(): Counters | undefined {
+  return loaded;
 }
 
 type Body = Record<string, unknown>;

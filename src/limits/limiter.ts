@@ -11,7 +11,7 @@
 import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayResponse } from '../types.js';
-import { estimateCall, loadTokenCounters, upstreamCalls } from './estimate-call.js';
+import { estimateCall, loadedTokenCounters, loadTokenCounters, upstreamCalls } from './estimate-call.js';
 import { guardStore } from './guarded-store.js';
 import { limitHeaders } from './limit-headers.js';
 import type { LimitRule, LimitsOptions } from './limit-options.js';
@@ -142,7 +142,7 @@ export function createLimiter(options: LimitsOptions): Limiter {
       const { rules, sized } = rulesOf(principal.limits).forModel(model);
       if (rules.length === 0) return call();
       // The prompt is counted once per request, here, and only when a token or budget limit applies.
-      const estimate = sized ? estimateCall(await loadTokenCounters(), endpoint, body, ctx.route, expectedOutputTokens) : undefined;
+      const estimate = sized ? estimateCall(loadedTokenCounters() ?? (await loadTokenCounters()), endpoint, body, ctx.route, expectedOutputTokens) : undefined;
       const plan = planLimits({
         principalId: principal.id,
         model,
