@@ -5,7 +5,9 @@
  * ~1 KB chat request from an in-process upstream, with and without
  * `limits`; configurations are interleaved in rounds and the lowest CPU per
  * request of each is kept. For Redis, the CPU is this process's (gateway +
- * client), and Redis runs elsewhere; the round trips are also timed.
+ * client), and Redis runs elsewhere; the script calls Redis ran per request
+ * are counted from its `INFO commandstats` (the issue asks for one round trip
+ * per request).
  *
  * Run as `node bench/lib/limits-cost.mjs <redis-url|-> [seconds-per-round]`:
  * prints one JSON line.
@@ -57,9 +59,18 @@ const request = () => ({
   body, rawBody, signal: new AbortController().signal,
 });
 
-/** Runs requests 16 at a time for `seconds`; returns CPU µs per request and wall requests/s. */
-async function measure(gateway, seconds) {
+/** Script calls Redis has run so far (EVALSHA + EVAL). */
+async function scriptCalls() {
+  const stats = await redisClient.info('commandstats');
+  let calls = 0;
+  for (const match of stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)) calls += Number(match[1]);
+  return calls;
+}
+
+/** Runs requests 16 at a time for `seconds`; returns CPU µs per request, wall requests/s and (Redis) script calls per request. */
+async function measure(gateway, seconds, redis) {
   let done = 0;
+  const calls0 = redis ? await scriptCalls() : 0;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
@@ -73,15 +84,18 @@ async function measure(gateway, seconds) {
   await Promise.all(Array.from({ length: 16 }, worker));
   const cpu = process.cpuUsage(cpu0);
   const wall = performance.now() - t0;
-  return { cpuUsPerReq: (cpu.user + cpu.system) / done, rps: (done / wall) * 1000 };
+  // Settles still queued go out at the end of this turn: wait for them before counting.
+  if (redis) await new Promise((resolve) => setTimeout(resolve, 20));
+  const redisCallsPerReq = redis ? ((await scriptCalls()) - calls0) / done : undefined;
+  return { cpuUsPerReq: (cpu.user + cpu.system) / done, rps: (done / wall) * 1000, redisCallsPerReq };
 }
 
-const gateways = configs.map(([name, limits]) => [name, createGateway({ auth: { keys: [KEY] }, routes: [{ match: '*', upstream }], ...(limits ? { limits } : {}) })]);
-for (const [, gateway] of gateways) await measure(gateway, SECONDS / 2);
+const gateways = configs.map(([name, limits]) => [name, createGateway({ auth: { keys: [KEY] }, routes: [{ match: '*', upstream }], ...(limits ? { limits } : {}) }), limits?.store !== undefined]);
+for (const [, gateway, redis] of gateways) await measure(gateway, SECONDS / 2, redis);
 const best = new Map();
 for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, gateway] of round % 2 === 0 ? gateways : [...gateways].reverse()) {
-    const figures = await measure(gateway, SECONDS);
+  for (const [name, gateway, redis] of round % 2 === 0 ? gateways : [...gateways].reverse()) {
+    const figures = await measure(gateway, SECONDS, redis);
     const previous = best.get(name);
     if (!previous || figures.cpuUsPerReq < previous.cpuUsPerReq) best.set(name, figures);
   }
@@ -93,6 +107,7 @@ const rows = [...best].map(([name, figures]) => ({
   addedCpuUs: figures.cpuUsPerReq - base.cpuUsPerReq,
   rps: figures.rps,
   rpsXNone: figures.rps / base.rps,
+  ...(figures.redisCallsPerReq === undefined ? {} : { redisCallsPerReq: figures.redisCallsPerReq }),
 }));
 redisClient?.disconnect();
 process.stdout.write(`${JSON.stringify(rows)}\n`);

@@ -109,6 +109,9 @@ export function checkTargets(rows, limitsCost) {
   }
   const inProcess = limitsCost?.rows?.find((row) => row.config === 'memory: requests + concurrent');
   out.push(check('limits in memory: added CPU µs per request (in-process, requests + concurrent)', inProcess?.addedCpuUs ?? null, 5, '<='));
+  const inRedis = limitsCost?.rows?.find((row) => row.config === 'redis: requests + concurrent');
+  // One call per request; settles that find no reserve to ride with go out batched per principal, a few per thousand here.
+  out.push(check('limits in Redis: script calls per request (in-process, requests + concurrent)', inRedis?.redisCallsPerReq ?? null, 1.05, '<='));
   // Issue 15: observability off by default costs nothing measurable; the OTel SDK + prom-client keep ≥ 0.9× throughput.
   for (const [target, limit, what] of [['modelgate-node-otel-api', 0.95, 'openTelemetry on, no SDK'], ['modelgate-node-observed', 0.9, 'OTel SDK + prom-client']]) {
     for (const scenario of OBSERVABILITY_SCENARIOS) {
@@ -137,8 +140,8 @@ export function formatLimitsCost(limitsCost) {
   return [
     '### Limits: CPU added per request (in-process, ~1 KB chat, in-process upstream)\n',
     table(
-      ['limits', 'CPU µs/req', 'added µs/req', 'req/s (16 in flight)', '× none'],
-      limitsCost.rows.map((row) => [row.config, f(row.cpuUsPerReq, 1), f(row.addedCpuUs, 1), f(row.rps), x(row.rpsXNone)]),
+      ['limits', 'CPU µs/req', 'added µs/req', 'req/s (16 in flight)', '× none', 'Redis calls/req'],
+      limitsCost.rows.map((row) => [row.config, f(row.cpuUsPerReq, 1), f(row.addedCpuUs, 1), f(row.rps), x(row.rpsXNone), f(row.redisCallsPerReq, 2)]),
     ),
   ].join('\n');
 }

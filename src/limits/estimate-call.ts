@@ -12,11 +12,17 @@ import type { CallEstimate } from './plan-limits.js';
 type Counters = typeof import('../tokens/count-tokens.js');
 
 let counters: Promise<Counters> | undefined;
+let loaded: Counters | undefined;
 
 /** Loads the tokenizer once. */
 export function loadTokenCounters(): Promise<Counters> {
-  counters ??= import('../tokens/count-tokens.js');
+  counters ??= import('../tokens/count-tokens.js').then((module) => (loaded = module));
   return counters;
+}
+
+/** The tokenizer if it is loaded already (then no await is needed), else undefined. */
+export function loadedTokenCounters(): Counters | undefined {
+  return loaded;
 }
 
 type Body = Record<string, unknown>;
@@ -31,9 +37,21 @@ function positive(value: unknown): number | undefined {
  * everything else is one call.
  */
 export function callsOf(endpoint: string, body: Body, route: ResolvedRoute | undefined): { choices: number; calls: number } {
-  const choices = endpoint === 'chat.completions' ? (positive(body.n) ?? 1) : 1;
-  const fannedOut = choices > 1 && route?.targets[0]?.upstream.format === 'messages';
-  return { choices, calls: fannedOut ? choices : 1 };
+  const choices = choicesOf(endpoint, body);
+  return { choices, calls: callCount(choices, route) };
+}
+
+function choicesOf(endpoint: string, body: Body): number {
+  return endpoint === 'chat.completions' ? (positive(body.n) ?? 1) : 1;
+}
+
+function callCount(choices: number, route: ResolvedRoute | undefined): number {
+  return choices > 1 && route?.targets[0]?.upstream.format === 'messages' ? choices : 1;
+}
+
+/** The number of upstream calls of a request ({@link callsOf} without the object). */
+export function upstreamCalls(endpoint: string, body: Body, route: ResolvedRoute | undefined): number {
+  return callCount(choicesOf(endpoint, body), route);
 }
 
 function promptTokens(tokens: Counters, endpoint: string, body: Body): number {

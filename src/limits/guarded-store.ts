@@ -10,14 +10,14 @@
 import { GatewayError } from '../errors.js';
 import type { LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
 import type { StoreErrorPolicy } from './limit-options.js';
-import { memoryLimitStore } from './memory-limit-store.js';
+import { isSyncStore, memoryLimitStore } from './memory-limit-store.js';
 
 export interface GuardedStoreOptions {
   policy: StoreErrorPolicy;
   timeoutMs: number;
   retryMs: number;
   onFailure?: ((error: unknown) => void) | undefined;
-  /** False for the built-in memory store: it cannot fail or stall, so no timer is set. */
+  /** False for the built-in memory store: it cannot fail or stall, so no timer is set (and it answers synchronously). */
   bounded: boolean;
 }
 
@@ -29,6 +29,8 @@ export interface Reservation {
 
 export interface GuardedStore {
   reserve(checks: readonly LimitCheck[]): Promise<Reservation>;
+  /** The reservation at once when the store answers synchronously (the unbounded in-memory one), else undefined. */
+  reserveNow(checks: readonly LimitCheck[]): Reservation | undefined;
   settle(store: LimitStore, adjustments: readonly LimitAdjustment[]): void;
 }
 
@@ -63,6 +65,9 @@ function refund(checks: readonly LimitCheck[], result: ReserveResult): LimitAdju
   });
 }
 
+/** Tries, in all, to release a concurrency slot whose release failed (see `retryReleases`). */
+const RELEASE_ATTEMPTS = 5;
+
 export function guardStore(store: LimitStore, options: GuardedStoreOptions): GuardedStore {
   const standIn = memoryLimitStore();
   let downUntil = 0;
@@ -88,30 +93,56 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
     return { result: await standIn.reserve(checks), store: standIn };
   };
 
-  return {
-    async reserve(checks) {
-      if (!options.bounded) return { result: await store.reserve(checks), store };
-      if (store === standIn || Date.now() < downUntil) return fallback(checks, new Error('limit store marked down after a failure'));
-      const pending = store.reserve(checks);
-      try {
-        return { result: await withTimeout(pending, options.timeoutMs), store };
-      } catch (error) {
+  /**
+   * A concurrency slot whose release was lost would stay taken until its
+   * lease expires (`concurrencyLeaseSeconds`): the release is sent again
+   * every `retryMs`, up to {@link RELEASE_ATTEMPTS} times in all.
+   */
+  const retryReleases = (target: LimitStore, adjustments: readonly LimitAdjustment[], attempt: number): void => {
+    const releases = adjustments.filter((adjustment) => adjustment.kind === 'concurrency');
+    if (releases.length === 0 || attempt >= RELEASE_ATTEMPTS) return;
+    setTimeout(() => {
+      withTimeout(target.settle(releases), options.timeoutMs).catch((error: unknown) => {
         report(error);
-        // A reserve that lands after its time-out (a client's offline queue replaying it) is undone:
-        // this request was answered by the policy, not by that reservation.
-        pending.then((late) => (late.ok ? store.settle(refund(checks, late)) : undefined)).catch(() => {});
-        return fallback(checks, error);
-      }
+        retryReleases(target, releases, attempt + 1);
+      });
+    }, options.retryMs).unref();
+  };
+
+  const reserveBounded = async (checks: readonly LimitCheck[]): Promise<Reservation> => {
+    if (store === standIn || Date.now() < downUntil) return fallback(checks, new Error('limit store marked down after a failure'));
+    const pending = store.reserve(checks);
+    try {
+      return { result: await withTimeout(pending, options.timeoutMs), store };
+    } catch (error) {
+      report(error);
+      // A reserve that lands after its time-out (a client's offline queue replaying it) is undone:
+      // this request was answered by the policy, not by that reservation.
+      pending.then((late) => (late.ok ? store.settle(refund(checks, late)) : undefined)).catch(() => {});
+      return fallback(checks, error);
+    }
+  };
+
+  return {
+    reserve(checks) {
+      if (options.bounded) return reserveBounded(checks);
+      return store.reserve(checks).then((result) => ({ result, store }));
+    },
+    reserveNow(checks) {
+      return !options.bounded && isSyncStore(store) ? { result: store.reserveNow(checks), store } : undefined;
     },
     settle(target, adjustments) {
       if (adjustments.length === 0) return;
-      if (!options.bounded) {
-        void target.settle(adjustments);
+      if (!options.bounded || target === standIn) {
+        if (isSyncStore(target)) target.settleNow(adjustments);
+        else void target.settle(adjustments);
         return;
       }
-      // Settling is off the response path; a failed one leaves counters that expire on their own.
+      // Settling is off the response path; a failed one leaves counters that expire on their own,
+      // and its concurrency releases (idempotent, unlike corrections) are tried again.
       withTimeout(target.settle(adjustments), options.timeoutMs).catch((error: unknown) => {
-        if (target !== standIn) report(error);
+        report(error);
+        retryReleases(target, adjustments, 1);
       });
     },
   };

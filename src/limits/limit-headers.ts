@@ -34,12 +34,12 @@ export function formatResetTime(nowMs: number, resetMs: number): string {
   return new Date(at).toISOString().replace('.000Z', 'Z');
 }
 
-type Shown = { limit: number; remaining: number; resetMs: number } | undefined;
-
-/** Keeps the more restrictive of two: less remaining, then the later reset. */
-function tighter(shown: Shown, limit: number, state: CheckState): Shown {
-  if (shown && (shown.remaining < state.remaining || (shown.remaining === state.remaining && shown.resetMs >= state.resetMs))) return shown;
-  return { limit, remaining: state.remaining, resetMs: state.resetMs };
+/** The index of the more restrictive of two shown checks: less remaining, then the later reset (-1: none yet). */
+function tighter(states: readonly CheckState[], shown: number, candidate: number): number {
+  if (shown < 0) return candidate;
+  const a = states[shown]!;
+  const b = states[candidate]!;
+  return a.remaining < b.remaining || (a.remaining === b.remaining && a.resetMs >= b.resetMs) ? shown : candidate;
 }
 
 // Header names built once: [limit, remaining, reset] per measure and format.
@@ -56,37 +56,45 @@ const NAMES = {
   },
 } as const;
 
-function put(headers: Record<string, string>, format: WireFormat, names: readonly [string, string, string], shown: Shown, nowMs: number): void {
-  if (!shown) return;
-  headers[names[0]] = String(shown.limit);
-  headers[names[1]] = String(shown.remaining);
-  headers[names[2]] = format === 'chat' ? formatDuration(shown.resetMs) : formatResetTime(nowMs, shown.resetMs);
+function put(
+  headers: Record<string, string>,
+  format: WireFormat,
+  names: readonly [string, string, string],
+  meters: readonly Meter[],
+  states: readonly CheckState[],
+  shown: number,
+  nowMs: number,
+): void {
+  if (shown < 0) return;
+  const state = states[shown]!;
+  headers[names[0]] = String(meters[shown]!.limit);
+  headers[names[1]] = String(state.remaining);
+  headers[names[2]] = format === 'chat' ? formatDuration(state.resetMs) : formatResetTime(nowMs, state.resetMs);
 }
 
 /** The headers for `format` after a reserve at store time `nowMs`. */
 export function limitHeaders(format: WireFormat, meters: readonly Meter[], states: readonly CheckState[], nowMs: number): Record<string, string> {
-  let requests: Shown;
-  let tokens: Shown;
-  let input: Shown;
-  let output: Shown;
+  let requests = -1;
+  let tokens = -1;
+  let input = -1;
+  let output = -1;
   for (let i = 0; i < meters.length; i++) {
     const meter = meters[i]!;
-    const state = states[i];
-    if (!state) continue;
-    if (meter.kind === 'requests') requests = tighter(requests, meter.limit, state);
+    if (!states[i]) continue;
+    if (meter.kind === 'requests') requests = tighter(states, requests, i);
     else if (meter.kind === 'tokens') {
-      tokens = tighter(tokens, meter.limit, state);
-      if (meter.count === 'input') input = tighter(input, meter.limit, state);
-      else if (meter.count === 'output') output = tighter(output, meter.limit, state);
+      tokens = tighter(states, tokens, i);
+      if (meter.count === 'input') input = tighter(states, input, i);
+      else if (meter.count === 'output') output = tighter(states, output, i);
     }
   }
   const headers: Record<string, string> = {};
   const names = NAMES[format];
-  put(headers, format, names.requests, requests, nowMs);
-  put(headers, format, names.tokens, tokens, nowMs);
+  put(headers, format, names.requests, meters, states, requests, nowMs);
+  put(headers, format, names.tokens, meters, states, tokens, nowMs);
   if (format === 'messages') {
-    put(headers, format, NAMES.messages.input, input, nowMs);
-    put(headers, format, NAMES.messages.output, output, nowMs);
+    put(headers, format, NAMES.messages.input, meters, states, input, nowMs);
+    put(headers, format, NAMES.messages.output, meters, states, output, nowMs);
   }
   return headers;
 }
@@ -97,8 +105,8 @@ export function limitHeaders(format: WireFormat, meters: readonly Meter[], state
  * gateway's upstream key, shared by every caller, not this caller's limits.
  */
 export function applyLimitHeaders(headers: Record<string, string>, own: Readonly<Record<string, string>>): void {
-  for (const name of Object.keys(headers)) {
+  for (const name in headers) {
     if (name.startsWith('x-ratelimit-') || name.startsWith('anthropic-ratelimit-')) delete headers[name];
   }
-  Object.assign(headers, own);
+  for (const name in own) headers[name] = own[name]!;
 }

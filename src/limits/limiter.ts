@@ -11,14 +11,14 @@
 import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayResponse } from '../types.js';
-import { callsOf, estimateCall, loadTokenCounters } from './estimate-call.js';
+import { estimateCall, loadedTokenCounters, loadTokenCounters, upstreamCalls } from './estimate-call.js';
 import { guardStore } from './guarded-store.js';
 import { limitHeaders } from './limit-headers.js';
 import type { LimitRule, LimitsOptions } from './limit-options.js';
 import type { CheckState } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
-import { compileRules, type CompiledRule, type LimitPlan, type Meter, planLimits } from './plan-limits.js';
-import { createSettlement } from './settlement.js';
+import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type Meter, planLimits } from './plan-limits.js';
+import { createSettlement, type Settlement } from './settlement.js';
 
 export interface Limiter {
   /** Runs `call` under the caller's limits (model-call endpoints only; others run as they are). */
@@ -28,6 +28,11 @@ export interface Limiter {
 const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages']);
 /** After a client leaves, the relay reports its usage at once; this only catches a response never started. */
 const ABORT_SETTLE_MS = 2000;
+
+/** Never called: planLimits asks for the size only for token and budget rules, which come with an estimate. */
+const NO_ESTIMATE = (): CallEstimate => {
+  throw new Error('limits: a token or budget rule without an estimate');
+};
 
 function needsEstimate(rules: readonly CompiledRule[]): boolean {
   return rules.some((rule) => rule.rule.tokens !== undefined || rule.rule.budget !== undefined);
@@ -78,21 +83,28 @@ function refusal(plan: LimitPlan, states: readonly CheckState[], headers: Record
   });
 }
 
+/** The rules that apply to one model, and whether they need the request's size. */
+interface Applicable {
+  rules: CompiledRule[];
+  sized: boolean;
+}
+
 interface RuleSet {
   all: CompiledRule[];
   /** The rules that apply to `model` (remembered for the first 1000 model ids). */
-  forModel(model: string): CompiledRule[];
+  forModel(model: string): Applicable;
 }
 
 function ruleSet(rules: readonly LimitRule[]): RuleSet {
   const all = compileRules(rules);
-  const byModel = new Map<string, CompiledRule[]>();
+  const byModel = new Map<string, Applicable>();
   return {
     all,
     forModel(model) {
       let applicable = byModel.get(model);
       if (applicable) return applicable;
-      applicable = all.filter((rule) => rule.matches(model));
+      const matching = all.filter((rule) => rule.matches(model));
+      applicable = { rules: matching, sized: needsEstimate(matching) };
       if (byModel.size < 1000) byModel.set(model, applicable);
       return applicable;
     },
@@ -127,33 +139,36 @@ export function createLimiter(options: LimitsOptions): Limiter {
       const body = ctx.body;
       if (!endpoint || !LIMITED_ENDPOINTS.has(endpoint) || !principal || !body) return call();
       const model = String(body.model);
-      const applicable = rulesOf(principal.limits).forModel(model);
-      if (applicable.length === 0) return call();
-      const counters = needsEstimate(applicable) ? await loadTokenCounters() : undefined;
-      const estimate = counters ? estimateCall(counters, endpoint, body, ctx.route, expectedOutputTokens) : undefined;
+      const { rules, sized } = rulesOf(principal.limits).forModel(model);
+      if (rules.length === 0) return call();
+      // The prompt is counted once per request, here, and only when a token or budget limit applies.
+      const estimate = sized ? estimateCall(loadedTokenCounters() ?? (await loadTokenCounters()), endpoint, body, ctx.route, expectedOutputTokens) : undefined;
       const plan = planLimits({
         principalId: principal.id,
         model,
-        rules: applicable,
-        estimate: () => estimate!,
+        rules,
+        estimate: estimate ?? NO_ESTIMATE,
         prices: options.prices,
         leaseMs,
       });
-      const { result, store } = await guarded.reserve(plan.checks);
+      const { result, store } = guarded.reserveNow(plan.checks) ?? (await guarded.reserve(plan.checks));
       const headers = limitHeaders(ctx.format, plan.meters, result.states, result.now);
       ctx.limitHeaders = headers;
       if (!result.ok) throw refusal(plan, result.states, headers);
 
-      const signal = ctx.request.signal;
-      // Backstop for a stream never started when the client left (a started one reports its usage; a
-      // non-streamed call fails or reports when its upstream call is aborted).
-      const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
-      const watchAbort = body.stream === true && ctx.route?.onClientAbort !== 'drain';
-      const settlement = createSettlement(guarded, store, plan, result, estimate, callsOf(endpoint, body, ctx.route).calls, () => {
-        if (watchAbort) signal.removeEventListener('abort', onAbort);
-      });
+      const calls = upstreamCalls(endpoint, body, ctx.route);
+      let settlement: Settlement;
+      if (body.stream === true && ctx.route?.onClientAbort !== 'drain') {
+        // Backstop for a stream never started when the client left (a started one reports its usage; a
+        // non-streamed call fails or reports when its upstream call is aborted).
+        const signal = ctx.request.signal;
+        const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
+        settlement = createSettlement(guarded, store, plan, result, estimate, calls, () => signal.removeEventListener('abort', onAbort));
+        signal.addEventListener('abort', onAbort, { once: true });
+      } else {
+        settlement = createSettlement(guarded, store, plan, result, estimate, calls);
+      }
       ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
-      if (watchAbort) signal.addEventListener('abort', onAbort, { once: true });
       try {
         return await call();
       } catch (error) {

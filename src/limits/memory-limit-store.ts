@@ -5,6 +5,22 @@
  */
 import type { CheckState, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
 
+/**
+ * A store that can also answer synchronously (the in-memory one): the
+ * limiter skips the promise and its microtask on every request.
+ *
+ * @internal
+ */
+export interface SyncLimitStore extends LimitStore {
+  reserveNow(checks: readonly LimitCheck[]): ReserveResult;
+  settleNow(adjustments: readonly LimitAdjustment[]): void;
+}
+
+/** @internal */
+export function isSyncStore(store: LimitStore): store is SyncLimitStore {
+  return typeof (store as Partial<SyncLimitStore>).reserveNow === 'function' && typeof (store as Partial<SyncLimitStore>).settleNow === 'function';
+}
+
 interface Bucket { level: number; at: number; expiresAt: number }
 interface Leases { leases: Map<string, number>; expiresAt: number }
 interface Spend { period: number; spent: number; expiresAt: number }
@@ -44,12 +60,29 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
 
   const setBucket = (check: { key: string; capacity: number; windowMs: number }, level: number, now: number): void => {
     const untilFull = Math.ceil(((check.capacity - level) * check.windowMs) / check.capacity);
-    entries.set(check.key, { level, at: now, expiresAt: now + untilFull + 1000 });
+    const expiresAt = now + untilFull + 1000;
+    // Updated in place: no garbage per request for a counter that stays.
+    const bucket = entries.get(check.key) as Bucket | undefined;
+    if (bucket !== undefined && 'level' in bucket) {
+      bucket.level = level;
+      bucket.at = now;
+      bucket.expiresAt = expiresAt;
+    } else entries.set(check.key, { level, at: now, expiresAt });
   };
 
-  const leasesOf = (key: string, now: number): Map<string, number> => {
+  /**
+   * The open leases of `key`. Expired ones are dropped from the oldest on
+   * (insertion order), stopping at the first live one; the whole set is
+   * swept only when it looks full, so admission is exact and a request does
+   * not pay for walking every open lease.
+   */
+  const leasesOf = (key: string, now: number, limit: number): Map<string, number> => {
     const leases = live<Leases>(key, now)?.leases ?? new Map<string, number>();
-    for (const [id, expiresAt] of leases) if (expiresAt <= now) leases.delete(id);
+    for (const [id, expiresAt] of leases) {
+      if (expiresAt > now) break;
+      leases.delete(id);
+    }
+    if (leases.size >= limit) for (const [id, expiresAt] of leases) if (expiresAt <= now) leases.delete(id);
     return leases;
   };
 
@@ -62,7 +95,7 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
         return { remaining: Math.max(0, Math.floor(after)), resetMs: Math.ceil(((check.capacity - after) * check.windowMs) / check.capacity), retryAfterMs, period: 0 };
       }
       case 'concurrency': {
-        const open = leasesOf(check.key, now).size;
+        const open = leasesOf(check.key, now, check.limit).size;
         const fits = open < check.limit;
         return { remaining: Math.max(0, check.limit - open - (fits ? 1 : 0)), resetMs: 0, retryAfterMs: check.limit < 1 ? -1 : fits ? 0 : 1000, period: 0 };
       }
@@ -84,9 +117,13 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
         setBucket(check, bucketLevel(check, now) - check.amount, now);
         return;
       case 'concurrency': {
-        const leases = leasesOf(check.key, now);
-        leases.set(check.leaseId, now + check.leaseMs);
-        entries.set(check.key, { leases, expiresAt: now + check.leaseMs });
+        const entry = live<Leases>(check.key, now);
+        const expiresAt = now + check.leaseMs;
+        if (entry === undefined) entries.set(check.key, { leases: new Map([[check.leaseId, expiresAt]]), expiresAt });
+        else {
+          entry.leases.set(check.leaseId, expiresAt);
+          entry.expiresAt = Math.max(entry.expiresAt, expiresAt);
+        }
         return;
       }
       case 'budget': {
@@ -112,21 +149,32 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
     }
   };
 
-  return {
-    // Synchronous inside: nothing else runs between the checks and the takes, so it is atomic.
-    reserve(checks) {
-      const now = clock();
-      sweep(now);
-      const states = checks.map((check) => inspect(check, now));
-      const ok = states.every((state) => state.retryAfterMs === 0);
-      if (ok) checks.forEach((check, index) => take(check, states[index]!, now));
-      const result: ReserveResult = { ok, now, states };
-      return Promise.resolve(result);
-    },
+  // Synchronous inside: nothing else runs between the checks and the takes, so it is atomic.
+  const reserveNow = (checks: readonly LimitCheck[]): ReserveResult => {
+    const now = clock();
+    sweep(now);
+    const states: CheckState[] = new Array<CheckState>(checks.length);
+    let ok = true;
+    for (let i = 0; i < checks.length; i++) {
+      const state = inspect(checks[i]!, now);
+      states[i] = state;
+      if (state.retryAfterMs !== 0) ok = false;
+    }
+    if (ok) for (let i = 0; i < checks.length; i++) take(checks[i]!, states[i]!, now);
+    return { ok, now, states };
+  };
+  const settleNow = (adjustments: readonly LimitAdjustment[]): void => {
+    const now = clock();
+    for (const adjustment of adjustments) adjust(adjustment, now);
+  };
+  const store: SyncLimitStore = {
+    reserve: (checks) => Promise.resolve(reserveNow(checks)),
     settle(adjustments) {
-      const now = clock();
-      for (const adjustment of adjustments) adjust(adjustment, now);
+      settleNow(adjustments);
       return Promise.resolve();
     },
+    reserveNow,
+    settleNow,
   };
+  return store;
 }

@@ -34,13 +34,26 @@ export interface LimitPlan {
   meters: Meter[];
 }
 
+/** The counter keys of one rule for one principal (and model, with `eachModel`). */
+export interface RuleKeys {
+  requests: string;
+  tokens: string;
+  concurrent: string;
+  budget: string;
+  /** The requests check: the same for every request of this principal, so built once. */
+  requestsCheck: LimitCheck | undefined;
+}
+
 /** One compiled rule. */
 export interface CompiledRule {
   rule: LimitRule;
   id: string;
   matches(model: string): boolean;
-  /** Counter keys already built, by principal, model and kind. */
-  keys: Map<string, string>;
+  /** Counter keys already built, by principal (and model with `eachModel`). */
+  keys: Map<string, RuleKeys>;
+  /** The meters that do not change from request to request (shared). */
+  requestsMeter: Meter | undefined;
+  concurrentMeter: Meter | undefined;
 }
 
 const MICRO = 1_000_000;
@@ -54,6 +67,8 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
       id: rule.id ?? (patterns ? patterns.join(',') : '*'),
       matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
       keys: new Map(),
+      requestsMeter: rule.requests ? { kind: 'requests', limit: rule.requests.limit } : undefined,
+      concurrentMeter: rule.concurrent !== undefined ? { kind: 'concurrent', limit: rule.concurrent } : undefined,
     };
   });
 }
@@ -89,24 +104,43 @@ function keyOf(principalId: string, rule: CompiledRule, model: string, kind: str
 
 const MAX_CACHED_KEYS = 10_000;
 
-/** {@link keyOf}, remembered per rule (the cache starts over once it holds 10,000 keys). */
-function cachedKey(principalId: string, rule: CompiledRule, model: string, kind: string): string {
-  const id = `${kind}\u0000${model}\u0000${principalId}`;
-  let key = rule.keys.get(id);
-  if (key === undefined) {
+/** The keys of `rule` for this principal and model, remembered per rule (the cache starts over at 10,000 entries). */
+function keysOf(principalId: string, rule: CompiledRule, model: string): RuleKeys {
+  // Without eachModel the keys do not depend on the model: one entry per principal.
+  const id = rule.rule.eachModel ? `${principalId}\u0000${model}` : principalId;
+  let keys = rule.keys.get(id);
+  if (keys === undefined) {
     if (rule.keys.size >= MAX_CACHED_KEYS) rule.keys.clear();
-    key = keyOf(principalId, rule, model, kind);
-    rule.keys.set(id, key);
+    const requests = rule.rule.requests;
+    const requestsKey = keyOf(principalId, rule, model, 'rq');
+    keys = {
+      requests: requestsKey,
+      tokens: keyOf(principalId, rule, model, `tk:${rule.rule.tokens?.count ?? 'input+output'}`),
+      concurrent: keyOf(principalId, rule, model, 'cc'),
+      budget: keyOf(principalId, rule, model, 'sp'),
+      requestsCheck: requests ? { kind: 'bucket', key: requestsKey, capacity: requests.limit, windowMs: (requests.windowSeconds ?? 60) * 1000, amount: 1 } : undefined,
+    };
+    rule.keys.set(id, keys);
   }
-  return key;
+  return keys;
+}
+
+// Lease ids: unique across instances (a random prefix per process) without a UUID per request.
+const LEASE_PREFIX = `${randomUUID()}:`;
+let leaseCounter = 0;
+
+function newLeaseId(): string {
+  leaseCounter = (leaseCounter + 1) % Number.MAX_SAFE_INTEGER;
+  return LEASE_PREFIX + leaseCounter.toString(36);
 }
 
 export interface PlanInput {
   principalId: string;
   model: string;
+  /** The rules that apply to `model`. */
   rules: readonly CompiledRule[];
-  /** Computed only when a token or budget limit applies. */
-  estimate: () => CallEstimate;
+  /** The size of the request (a function: computed only when a token or budget limit applies). */
+  estimate: CallEstimate | (() => CallEstimate);
   prices: Readonly<Record<string, ModelPrice>> | undefined;
   leaseMs: number;
 }
@@ -115,36 +149,34 @@ export interface PlanInput {
 export function planLimits(input: PlanInput): LimitPlan {
   const checks: LimitCheck[] = [];
   const meters: Meter[] = [];
-  let estimate: CallEstimate | undefined;
-  const sized = () => (estimate ??= input.estimate());
+  let estimate = typeof input.estimate === 'function' ? undefined : input.estimate;
   let leaseId: string | undefined;
   for (const rule of input.rules) {
-    if (!rule.matches(input.model)) continue;
-    const { requests, tokens, concurrent, budget } = rule.rule;
-    const key = (kind: string) => cachedKey(input.principalId, rule, input.model, kind);
-    if (requests) {
-      checks.push({ kind: 'bucket', key: key('rq'), capacity: requests.limit, windowMs: (requests.windowSeconds ?? 60) * 1000, amount: 1 });
-      meters.push({ kind: 'requests', limit: requests.limit });
+    const { tokens, concurrent, budget } = rule.rule;
+    const keys = keysOf(input.principalId, rule, input.model);
+    if (keys.requestsCheck) {
+      checks.push(keys.requestsCheck);
+      meters.push(rule.requestsMeter!);
     }
     if (tokens) {
-      const { inputTokens, outputTokens, choices, calls } = sized();
+      const { inputTokens, outputTokens, choices, calls } = (estimate ??= (input.estimate as () => CallEstimate)());
       const count = tokens.count ?? 'input+output';
       const reserved = countedTokens(count, inputTokens * calls, outputTokens * choices);
       const windowMs = (tokens.windowSeconds ?? 60) * 1000;
-      checks.push({ kind: 'bucket', key: key(`tk:${count}`), capacity: tokens.limit, windowMs, amount: reserved });
+      checks.push({ kind: 'bucket', key: keys.tokens, capacity: tokens.limit, windowMs, amount: reserved });
       meters.push({ kind: 'tokens', limit: tokens.limit, count, reserved, capacity: tokens.limit, windowMs });
     }
     if (concurrent !== undefined) {
-      leaseId ??= randomUUID();
-      checks.push({ kind: 'concurrency', key: key('cc'), limit: concurrent, leaseMs: input.leaseMs, leaseId });
-      meters.push({ kind: 'concurrent', limit: concurrent });
+      leaseId ??= newLeaseId();
+      checks.push({ kind: 'concurrency', key: keys.concurrent, limit: concurrent, leaseMs: input.leaseMs, leaseId });
+      meters.push(rule.concurrentMeter!);
     }
     if (budget) {
-      const { inputTokens, outputTokens, choices, calls } = sized();
+      const { inputTokens, outputTokens, choices, calls } = (estimate ??= (input.estimate as () => CallEstimate)());
       const price = priceOf(input.prices, input.model) ?? {};
       const reserved = costMicros(price, { input: inputTokens * calls, cacheRead: 0, cacheWrite: 0, output: outputTokens * choices });
       const periodMs = (budget.periodSeconds ?? 86_400) * 1000;
-      checks.push({ kind: 'budget', key: key('sp'), limit: budget.limit * MICRO, periodMs, amount: reserved });
+      checks.push({ kind: 'budget', key: keys.budget, limit: budget.limit * MICRO, periodMs, amount: reserved });
       meters.push({ kind: 'budget', limit: budget.limit, reserved, price, periodMs });
     }
   }

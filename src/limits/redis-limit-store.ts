@@ -1,7 +1,10 @@
 /**
  * A {@link LimitStore} in Redis, shared by any number of gateway instances:
- * one Lua script per reserve and one per settle (one round trip each), time
- * from Redis. Works with the client you already have: ioredis or node-redis
+ * one Lua script call per request, time from Redis. A settle is queued and
+ * rides with the next reserve of the same principal (applied first, in the
+ * same atomic script), or, when none comes in the same turn of the event
+ * loop, goes out with the other queued settles of that principal in one
+ * call. Works with the client you already have: ioredis or node-redis
  * (`redis`), both optional peer dependencies.
  */
 import { createHash } from 'node:crypto';
@@ -69,26 +72,52 @@ function number(value: number): string {
   return Number.isFinite(value) ? String(value) : '0';
 }
 
-function checkArgs(check: LimitCheck): string[] {
+function pushCheck(args: string[], check: LimitCheck): void {
   switch (check.kind) {
     case 'bucket':
-      return ['b', number(check.capacity), number(check.windowMs), number(check.amount)];
+      args.push('b', number(check.capacity), number(check.windowMs), number(check.amount));
+      return;
     case 'concurrency':
-      return ['c', number(check.limit), number(check.leaseMs), check.leaseId];
+      args.push('c', number(check.limit), number(check.leaseMs), check.leaseId);
+      return;
     case 'budget':
-      return ['q', number(check.limit), number(check.periodMs), number(check.amount)];
+      args.push('q', number(check.limit), number(check.periodMs), number(check.amount));
   }
 }
 
-function adjustmentArgs(adjustment: LimitAdjustment): string[] {
+function pushAdjustment(args: string[], adjustment: LimitAdjustment): void {
   switch (adjustment.kind) {
     case 'bucket':
-      return ['b', number(adjustment.capacity), number(adjustment.windowMs), number(adjustment.delta)];
+      args.push('b', number(adjustment.capacity), number(adjustment.windowMs), number(adjustment.delta));
+      return;
     case 'concurrency':
-      return ['c', adjustment.leaseId, '0', '0'];
+      args.push('c', adjustment.leaseId, '0', '0');
+      return;
     case 'budget':
-      return ['q', number(adjustment.periodMs), number(adjustment.period), number(adjustment.delta)];
+      args.push('q', number(adjustment.periodMs), number(adjustment.period), number(adjustment.delta));
   }
+}
+
+/** The Redis Cluster hash tag of a key (`{principal}`), or undefined when it has none. */
+function tagOf(key: string): string | undefined {
+  if (key.charCodeAt(0) !== 123 /* { */) return undefined;
+  const end = key.indexOf('}');
+  return end > 1 ? key.slice(0, end + 1) : undefined;
+}
+
+/** The one tag all keys share, or undefined. */
+function sharedTag(items: readonly { key: string }[]): string | undefined {
+  const tag = tagOf(items[0]!.key);
+  if (tag === undefined) return undefined;
+  for (let i = 1; i < items.length; i++) if (!items[i]!.key.startsWith(tag)) return undefined;
+  return tag;
+}
+
+/** Settles waiting to be sent, for one hash tag. */
+interface SettleQueue {
+  keys: string[];
+  args: string[];
+  waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
 }
 
 function parseReserve(reply: unknown, count: number): ReserveResult {
@@ -116,17 +145,69 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
   const prefix = options.prefix ?? 'modelgate:limits:';
   const reserveSha = sha1(RESERVE_SCRIPT);
   const settleSha = sha1(SETTLE_SCRIPT);
+  const queues = new Map<string, SettleQueue>();
+  let flushScheduled = false;
+
+  const send = (queue: SettleQueue, reply: Promise<unknown>): void => {
+    reply.then(
+      () => {
+        for (const waiter of queue.waiters) waiter.resolve();
+      },
+      (error: unknown) => {
+        for (const waiter of queue.waiters) waiter.reject(error);
+      },
+    );
+  };
+
+  // Whatever no reserve took along goes out at the end of this turn of the event loop, one call per principal.
+  const flush = (): void => {
+    flushScheduled = false;
+    for (const queue of queues.values()) send(queue, run(SETTLE_SCRIPT, settleSha, queue.keys, queue.args));
+    queues.clear();
+  };
+
   return {
     async reserve(checks) {
       if (checks.length === 0) return { ok: true, now: Date.now(), states: [] };
-      const keys = checks.map((check) => prefix + check.key);
-      const reply = await run(RESERVE_SCRIPT, reserveSha, keys, checks.flatMap(checkArgs));
-      return parseReserve(reply, checks.length);
+      const tag = sharedTag(checks);
+      const queue = tag === undefined ? undefined : queues.get(tag);
+      if (queue) queues.delete(tag!);
+      const keys: string[] = queue ? queue.keys : [];
+      const args: string[] = [queue ? String(queue.keys.length) : '0'];
+      if (queue) for (const value of queue.args) args.push(value);
+      for (const check of checks) {
+        keys.push(prefix + check.key);
+        pushCheck(args, check);
+      }
+      const reply = run(RESERVE_SCRIPT, reserveSha, keys, args);
+      if (queue) send(queue, reply);
+      return parseReserve(await reply, checks.length);
     },
-    async settle(adjustments) {
-      if (adjustments.length === 0) return;
-      const keys = adjustments.map((adjustment) => prefix + adjustment.key);
-      await run(SETTLE_SCRIPT, settleSha, keys, adjustments.flatMap(adjustmentArgs));
+    settle(adjustments) {
+      if (adjustments.length === 0) return Promise.resolve();
+      const tag = sharedTag(adjustments);
+      if (tag === undefined) {
+        // Keys without one shared hash tag (a custom layout): sent on their own, as they may live on different nodes.
+        const keys: string[] = [];
+        const args: string[] = [];
+        for (const adjustment of adjustments) {
+          keys.push(prefix + adjustment.key);
+          pushAdjustment(args, adjustment);
+        }
+        return run(SETTLE_SCRIPT, settleSha, keys, args).then(() => undefined);
+      }
+      let queue = queues.get(tag);
+      if (!queue) queues.set(tag, (queue = { keys: [], args: [], waiters: [] }));
+      for (const adjustment of adjustments) {
+        queue.keys.push(prefix + adjustment.key);
+        pushAdjustment(queue.args, adjustment);
+      }
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
+      const waiters = queue.waiters;
+      return new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
     },
   };
 }

@@ -3,7 +3,11 @@
  * reads the time from Redis (`TIME`), so every gateway instance sees one
  * clock. Same semantics as the in-memory store (limit-store.ts).
  *
- * Reserve: KEYS = one per check; ARGV = 4 values per check:
+ * Reserve: first the settles queued for the same principal (so that a
+ * request costs one round trip, its settle riding with a later reserve),
+ * then the checks. KEYS = one per queued adjustment, then one per check;
+ * ARGV[1] = the number of adjustments m, then 4 values per adjustment (as
+ * for Settle), then 4 values per check:
  *   b capacity windowMs amount | c limit leaseMs leaseId | q limit periodMs amount
  * Returns { now, ok, then per check: remaining, resetMs, retryAfterMs, period }.
  *
@@ -30,15 +34,37 @@ local function setlevel(key, cap, win, l)
 end
 `;
 
-export const RESERVE_SCRIPT = `${CLOCK}${BUCKET_LEVEL}
-local n = #KEYS
+// Applies adjustment i (KEYS[ko + i], ARGV[ao + 4i - 3 .. ao + 4i]).
+const SETTLE_ONE = `
+local function settleone(key, kind, a, b, c)
+  if kind == 'b' then
+    local cap, win = tonumber(a), tonumber(b)
+    setlevel(key, cap, win, math.min(cap, level(key, cap, win) - tonumber(c)))
+  elseif kind == 'c' then
+    redis.call('ZREM', key, a)
+  else
+    local v = redis.call('HMGET', key, 'p')
+    if v[1] and tonumber(v[1]) == tonumber(b) then
+      redis.call('HINCRBYFLOAT', key, 's', c)
+    end
+  end
+end
+`;
+
+export const RESERVE_SCRIPT = `${CLOCK}${BUCKET_LEVEL}${SETTLE_ONE}
+local m = tonumber(ARGV[1])
+for i = 1, m do
+  settleone(KEYS[i], ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4], ARGV[i * 4 + 1])
+end
+local ko, ao = m, 1 + m * 4
+local n = #KEYS - m
 local out = {now, 1}
 local ok = true
 local pending = {}
 for i = 1, n do
-  local kind = ARGV[i * 4 - 3]
-  local a, b, c = ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4]
-  local key = KEYS[i]
+  local kind = ARGV[ao + i * 4 - 3]
+  local a, b, c = ARGV[ao + i * 4 - 2], ARGV[ao + i * 4 - 1], ARGV[ao + i * 4]
+  local key = KEYS[ko + i]
   local remaining, reset, retry, period = 0, 0, 0, 0
   if kind == 'b' then
     local cap, win, amount = tonumber(a), tonumber(b), tonumber(c)
@@ -81,9 +107,9 @@ if not ok then
   return out
 end
 for i = 1, n do
-  local kind = ARGV[i * 4 - 3]
-  local a, b, c = ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4]
-  local key = KEYS[i]
+  local kind = ARGV[ao + i * 4 - 3]
+  local a, b, c = ARGV[ao + i * 4 - 2], ARGV[ao + i * 4 - 1], ARGV[ao + i * 4]
+  local key = KEYS[ko + i]
   if kind == 'b' then
     setlevel(key, tonumber(a), tonumber(b), pending[i])
   elseif kind == 'c' then
@@ -99,22 +125,9 @@ end
 return out
 `;
 
-export const SETTLE_SCRIPT = `${CLOCK}${BUCKET_LEVEL}
+export const SETTLE_SCRIPT = `${CLOCK}${BUCKET_LEVEL}${SETTLE_ONE}
 for i = 1, #KEYS do
-  local kind = ARGV[i * 4 - 3]
-  local a, b, c = ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4]
-  local key = KEYS[i]
-  if kind == 'b' then
-    local cap, win = tonumber(a), tonumber(b)
-    setlevel(key, cap, win, math.min(cap, level(key, cap, win) - tonumber(c)))
-  elseif kind == 'c' then
-    redis.call('ZREM', key, a)
-  else
-    local v = redis.call('HMGET', key, 'p')
-    if v[1] and tonumber(v[1]) == tonumber(b) then
-      redis.call('HINCRBYFLOAT', key, 's', c)
-    end
-  end
+  settleone(KEYS[i], ARGV[i * 4 - 3], ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4])
 end
 return 1
 `;

@@ -27,23 +27,55 @@ export interface Settlement {
   readonly settled: boolean;
 }
 
-export function createSettlement(
-  guarded: GuardedStore,
-  store: LimitStore,
-  plan: LimitPlan,
-  reserve: ReserveResult,
-  estimate: CallEstimate | undefined,
-  calls: number,
-  onSettled: () => void,
-): Settlement {
-  const totals: Totals = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
-  let recorded = 0;
-  let settled = false;
+/** A class, not closures: one object per admitted request. */
+class RequestSettlement implements Settlement {
+  private readonly totals: Totals = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  private recorded = 0;
+  settled = false;
 
-  const adjustments = (): LimitAdjustment[] => {
+  constructor(
+    private readonly guarded: GuardedStore,
+    private readonly store: LimitStore,
+    private readonly plan: LimitPlan,
+    private readonly reserve: ReserveResult,
+    private readonly estimate: CallEstimate | undefined,
+    private readonly calls: number,
+    private readonly onSettled: (() => void) | undefined,
+  ) {}
+
+  record(status: number, usage: TokenUsage, aborted: boolean): void {
+    if (this.settled) return;
+    this.recorded++;
+    if (status >= 200 && status < 300) {
+      const { totals, estimate } = this;
+      // A figure the upstream did not report is taken as estimated (output: none after an abort).
+      totals.input += usage.inputTokens ?? (usage.cacheReadInputTokens === undefined ? estimate?.inputTokens ?? 0 : 0);
+      totals.cacheRead += usage.cacheReadInputTokens ?? 0;
+      totals.cacheWrite += usage.cacheCreationInputTokens ?? 0;
+      const perCall = estimate ? (estimate.outputTokens * estimate.choices) / Math.max(1, this.calls) : 0;
+      // After a client abort the upstream's final output count has not arrived (a messages stream
+      // reports 1 at its start): it bills what it generated, which the gateway cannot see, so the
+      // reserved output stays charged. Charging what was reported so far would let a client
+      // escape output limits by leaving just before the end.
+      totals.output += aborted ? Math.max(usage.outputTokens ?? 0, perCall) : usage.outputTokens ?? perCall;
+    }
+    if (this.recorded >= this.calls) this.finish();
+  }
+
+  finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.onSettled?.();
+    this.guarded.settle(this.store, this.adjustments());
+  }
+
+  private adjustments(): LimitAdjustment[] {
+    const { meters, checks } = this.plan;
+    const { totals } = this;
     const out: LimitAdjustment[] = [];
-    plan.meters.forEach((meter, index) => {
-      const check = plan.checks[index] as LimitCheck;
+    for (let index = 0; index < meters.length; index++) {
+      const meter = meters[index]!;
+      const check = checks[index] as LimitCheck;
       if (meter.kind === 'tokens' && check.kind === 'bucket') {
         const delta = countedTokens(meter.count, totals.input + totals.cacheRead + totals.cacheWrite, totals.output) - meter.reserved;
         if (delta !== 0) out.push({ kind: 'bucket', key: check.key, capacity: check.capacity, windowMs: check.windowMs, delta });
@@ -51,39 +83,21 @@ export function createSettlement(
         out.push({ kind: 'concurrency', key: check.key, leaseId: check.leaseId });
       } else if (meter.kind === 'budget' && check.kind === 'budget') {
         const delta = costMicros(meter.price, totals) - meter.reserved;
-        if (delta !== 0) out.push({ kind: 'budget', key: check.key, periodMs: check.periodMs, period: reserve.states[index]!.period, delta });
+        if (delta !== 0) out.push({ kind: 'budget', key: check.key, periodMs: check.periodMs, period: this.reserve.states[index]!.period, delta });
       }
-    });
+    }
     return out;
-  };
+  }
+}
 
-  const settlement: Settlement = {
-    get settled() {
-      return settled;
-    },
-    record(status, usage, aborted) {
-      if (settled) return;
-      recorded++;
-      if (status >= 200 && status < 300) {
-        // A figure the upstream did not report is taken as estimated (output: none after an abort).
-        totals.input += usage.inputTokens ?? (usage.cacheReadInputTokens === undefined ? estimate?.inputTokens ?? 0 : 0);
-        totals.cacheRead += usage.cacheReadInputTokens ?? 0;
-        totals.cacheWrite += usage.cacheCreationInputTokens ?? 0;
-        const perCall = estimate ? (estimate.outputTokens * estimate.choices) / Math.max(1, calls) : 0;
-        // After a client abort the upstream's final output count has not arrived (a messages stream
-        // reports 1 at its start): it bills what it generated, which the gateway cannot see, so the
-        // reserved output stays charged. Charging what was reported so far would let a client
-        // escape output limits by leaving just before the end.
-        totals.output += aborted ? Math.max(usage.outputTokens ?? 0, perCall) : usage.outputTokens ?? perCall;
-      }
-      if (recorded >= calls) settlement.finish();
-    },
-    finish() {
-      if (settled) return;
-      settled = true;
-      onSettled();
-      guarded.settle(store, adjustments());
-    },
-  };
-  return settlement;
+export function createSettlement(
+  guarded: GuardedStore,
+  store: LimitStore,
+  plan: LimitPlan,
+  reserve: ReserveResult,
+  estimate: CallEstimate | undefined,
+  calls: number,
+  onSettled?: () => void,
+): Settlement {
+  return new RequestSettlement(guarded, store, plan, reserve, estimate, calls, onSettled);
 }

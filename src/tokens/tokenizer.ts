@@ -7,7 +7,7 @@
  * import) and shares it.
  */
 import { decoder as sharedDecoder } from 'gpt-tokenizer/BytePairEncodingCore';
-import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
+import { countTokens, decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
 
 // Treat `<|endoftext|>` and friends as ordinary text: callers' prompts may
 // contain them, and the default setting would throw instead of counting.
@@ -22,6 +22,24 @@ const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
  */
 const MAX_RUN = 256;
 const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
+
+/**
+ * False when `text` surely has no run longer than {@link MAX_RUN}: one
+ * linear pass that breaks runs at ASCII whitespace only, so the runs it sees
+ * are never shorter than the real ones (`\s` also has Unicode spaces). The
+ * exact {@link LONG_RUN} search, much slower on ordinary prose (it retries
+ * from every character of every word), runs only when this says maybe.
+ */
+function mayHaveLongRun(text: string): boolean {
+  if (text.length <= MAX_RUN) return false;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || (code >= 9 && code <= 13)) run = 0;
+    else if (++run > MAX_RUN) return true;
+  }
+  return false;
+}
 
 /** `text` cut so that no run of non-whitespace is longer than {@link MAX_RUN} (surrogate pairs kept whole). */
 function splitLongRuns(text: string): string[] {
@@ -46,6 +64,7 @@ function splitLongRuns(text: string): string[] {
 /** The token ids of `text` (special-token markers are encoded as plain text). */
 export function encodeText(text: string): number[] {
   if (text.length === 0) return [];
+  if (!mayHaveLongRun(text)) return encode(text, PLAIN_TEXT);
   LONG_RUN.lastIndex = 0;
   if (!LONG_RUN.test(text)) return encode(text, PLAIN_TEXT);
   LONG_RUN.lastIndex = 0;
@@ -63,7 +82,14 @@ export function decodeTokens(tokens: readonly number[]): string {
   return decode(tokens) + sharedDecoder.decode();
 }
 
-/** The number of tokens of `text`. */
+/** The number of tokens of `text` (the length of {@link encodeText}, counted without building the array). */
 export function countTextTokens(text: string): number {
-  return encodeText(text).length;
+  if (text.length === 0) return 0;
+  if (!mayHaveLongRun(text)) return countTokens(text, PLAIN_TEXT);
+  LONG_RUN.lastIndex = 0;
+  if (!LONG_RUN.test(text)) return countTokens(text, PLAIN_TEXT);
+  LONG_RUN.lastIndex = 0;
+  let count = 0;
+  for (const piece of splitLongRuns(text)) if (piece.length > 0) count += countTokens(piece, PLAIN_TEXT);
+  return count;
 }

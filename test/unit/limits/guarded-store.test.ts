@@ -63,4 +63,25 @@ describe('guardStore', () => {
       { kind: 'concurrency', key: 'c', leaseId: 'lease-1' },
     ]]);
   });
+
+  it('sends a lost concurrency release again (not the token correction), so the slot is not held for the whole lease', async () => {
+    const store = slowStore(0);
+    let failures = 2;
+    const settle = store.settle.bind(store);
+    store.settle = async (adjustments) => {
+      if (failures-- > 0) throw new Error('connection reset');
+      await settle(adjustments);
+    };
+    const reported: unknown[] = [];
+    const guarded = guardStore(store, { policy: 'open', timeoutMs: 50, retryMs: 20, bounded: true, onFailure: (error) => reported.push(error) });
+    const { store: target } = await guarded.reserve(CHECKS);
+    guarded.settle(target, [
+      { kind: 'bucket', key: 'b', capacity: 10, windowMs: 60_000, delta: -4 },
+      { kind: 'concurrency', key: 'c', leaseId: 'lease-1' },
+    ]);
+    const deadline = Date.now() + 5000;
+    while (store.settled.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(store.settled).toEqual([[{ kind: 'concurrency', key: 'c', leaseId: 'lease-1' }]]);
+    expect(reported).toHaveLength(2);
+  });
 });

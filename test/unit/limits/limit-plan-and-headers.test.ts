@@ -45,6 +45,18 @@ describe('planning', () => {
     expect(rules[2]!.matches('gpt-4o')).toBe(false);
   });
 
+  it('keeps keys apart per principal and model when they are remembered, and gives every request its own lease', () => {
+    const rules = compileRules([{ requests: { limit: 5 }, concurrent: 2 }, { models: 'gpt-*', eachModel: true, requests: { limit: 1 } }]);
+    const plan = (principalId: string, model: string) =>
+      planLimits({ principalId, model, rules: rules.filter((rule) => rule.matches(model)), estimate, prices: undefined, leaseMs: 1000 });
+    const first = plan('p', 'gpt-4o');
+    expect(plan('p', 'gpt-4o').checks.map((check) => check.key)).toEqual(first.checks.map((check) => check.key));
+    expect(plan('q', 'gpt-4o').checks.map((check) => check.key)).toEqual(['{q}:*:rq', '{q}:*:cc', '{q}:gpt-*:gpt-4o:rq']);
+    expect(plan('p', 'gpt-4o-mini').checks.map((check) => check.key)).toEqual(['{p}:*:rq', '{p}:*:cc', '{p}:gpt-*:gpt-4o-mini:rq']);
+    const leases = new Set(Array.from({ length: 100 }, () => plan('p', 'gpt-4o').checks.find((check) => check.kind === 'concurrency')));
+    expect(new Set([...leases].map((check) => (check?.kind === 'concurrency' ? check.leaseId : undefined))).size).toBe(100);
+  });
+
   it('reserves input per call and output per choice (fan-out: 3 calls, 3 choices)', () => {
     const [rule] = compileRules([{ tokens: { limit: 10_000 } }]);
     const plan = planLimits({ principalId: 'p', model: 'm', rules: [rule!], estimate, prices: undefined, leaseMs: 1000 });

@@ -5,7 +5,7 @@
  * the test runs; the fake-clock cases run on the memory store only.
  */
 import { Redis } from 'ioredis';
-import { type LimitStore, memoryLimitStore, redisLimitStore } from 'modelgate';
+import { type IoRedisLike, type LimitStore, memoryLimitStore, redisLimitStore } from 'modelgate';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../../helpers/redis-server.js';
@@ -127,6 +127,59 @@ describe('redis store', () => {
     expect(await io.pttl('ttl:b')).toBeLessThanOrEqual(31_000);
     expect(await io.pttl('ttl:c')).toBeGreaterThan(25_000);
   });
+
+  /** ioredis with a count of the script calls sent to Redis. */
+  function countingClient(): { client: IoRedisLike; calls: () => number } {
+    let calls = 0;
+    const client: IoRedisLike = {
+      evalsha: (...args) => (calls++, io.evalsha(...args)),
+      eval: (...args) => (calls++, io.eval(...args)),
+    };
+    return { client, calls: () => calls };
+  }
+
+  it("sends a settle with the principal's next reserve: one script call, the release applied first", async () => {
+    const { client, calls } = countingClient();
+    const store = redisLimitStore({ client, prefix: `ride${++run}:` });
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: '{p}:cc', limit: 1, leaseMs: DAY, leaseId });
+    const bucket = { kind: 'bucket' as const, key: '{p}:tk', capacity: 100, windowMs: 1000 * DAY };
+    expect((await store.reserve([{ ...bucket, amount: 60 }, lease('a')])).ok).toBe(true);
+    const before = calls();
+    // The request ends (60 reserved, 10 used) and the next one of the same principal arrives in the same turn.
+    const settled = store.settle([
+      { kind: 'bucket', key: '{p}:tk', capacity: 100, windowMs: 1000 * DAY, delta: -50 },
+      { kind: 'concurrency', key: '{p}:cc', leaseId: 'a' },
+    ]);
+    const next = await store.reserve([{ ...bucket, amount: 80 }, lease('b')]);
+    await settled;
+    expect(next.ok).toBe(true);
+    expect(next.states[0]!.remaining).toBe(10);
+    expect(calls() - before).toBe(1);
+  });
+
+  it('sends settles no reserve took along at the end of the turn, one call per principal, and applies them', async () => {
+    const { client, calls } = countingClient();
+    const store = redisLimitStore({ client, prefix: `flush${++run}:` });
+    const lease = (key: string, leaseId: string) => ({ kind: 'concurrency' as const, key, limit: 1, leaseMs: DAY, leaseId });
+    for (const [key, id] of [['{p}:cc', 'a'], ['{q}:cc', 'b']] as const) expect((await store.reserve([lease(key, id)])).ok).toBe(true);
+    const before = calls();
+    await Promise.all([
+      store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'a' }]),
+      store.settle([{ kind: 'concurrency', key: '{q}:cc', leaseId: 'b' }]),
+      store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'never-taken' }]),
+    ]);
+    expect(calls() - before).toBe(2);
+    expect((await store.reserve([lease('{p}:cc', 'c')])).ok).toBe(true);
+    expect((await store.reserve([lease('{q}:cc', 'd')])).ok).toBe(true);
+  });
+
+  it('rejects the settles that rode with a reserve that failed', async () => {
+    const failing: IoRedisLike = { evalsha: () => Promise.reject(new Error('connection lost')), eval: () => Promise.reject(new Error('connection lost')) };
+    const store = redisLimitStore({ client: failing });
+    const settled = store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'a' }]);
+    await expect(store.reserve([{ kind: 'concurrency', key: '{p}:cc', limit: 1, leaseMs: DAY, leaseId: 'b' }])).rejects.toThrow('connection lost');
+    await expect(settled).rejects.toThrow('connection lost');
+  });
 });
 
 describe('memory store with a clock', () => {
@@ -149,5 +202,38 @@ describe('memory store with a clock', () => {
     expect((await store.reserve([lease('b')])).ok).toBe(false);
     now += 10_001;
     expect((await store.reserve([lease('b')])).ok).toBe(true);
+  });
+
+  it('counts only unexpired leases when their lease times differ (a long one opened first)', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const lease = (leaseId: string, leaseMs: number) => ({ kind: 'concurrency' as const, key: 'cc', limit: 2, leaseMs, leaseId });
+    expect((await store.reserve([lease('long', 60_000)])).ok).toBe(true);
+    expect((await store.reserve([lease('short', 1000)])).ok).toBe(true);
+    expect((await store.reserve([lease('x', 1000)])).ok).toBe(false);
+    // 'short' is gone, 'long' (older, still open) is not: one slot is free, and only one.
+    now += 1001;
+    const admitted = await store.reserve([lease('y', 1000)]);
+    expect(admitted.ok).toBe(true);
+    expect(admitted.states[0]!.remaining).toBe(0);
+    expect((await store.reserve([lease('z', 1000)])).ok).toBe(false);
+    // A released lease frees its slot at once.
+    await store.settle([{ kind: 'concurrency', key: 'cc', leaseId: 'long' }]);
+    expect((await store.reserve([lease('z', 1000)])).ok).toBe(true);
+  });
+
+  it('keeps refilling a bucket that is updated in place, request after request', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const bucket = { kind: 'bucket' as const, key: 'rq', capacity: 10, windowMs: 10_000, amount: 1 };
+    for (let i = 0; i < 10; i++) expect((await store.reserve([bucket])).ok).toBe(true);
+    expect((await store.reserve([bucket])).states[0]!.retryAfterMs).toBe(1000);
+    now += 2500;
+    // 2.5 tokens back: two requests fit, the third waits 500 ms.
+    expect((await store.reserve([bucket])).ok).toBe(true);
+    expect((await store.reserve([bucket])).ok).toBe(true);
+    expect((await store.reserve([bucket])).states[0]!.retryAfterMs).toBe(500);
+    await store.settle([{ kind: 'bucket', key: 'rq', capacity: 10, windowMs: 10_000, delta: -2 }]);
+    expect((await store.reserve([bucket])).states[0]).toMatchObject({ remaining: 1, retryAfterMs: 0 });
   });
 });

@@ -15,6 +15,10 @@ vi.mock('gpt-tokenizer/encoding/cl100k_base', async (importOriginal) => {
       seen.push(text);
       return actual.encode(text, options);
     },
+    countTokens: (text: string, options?: Parameters<typeof actual.countTokens>[1]) => {
+      seen.push(text);
+      return actual.countTokens(text, options);
+    },
   };
 });
 
@@ -42,6 +46,26 @@ describe('tokenizer on long unbroken runs', () => {
     const text = 'The quick brown fox jumps over the lazy dog. '.repeat(50);
     expect(countTextTokens(text)).toBeGreaterThan(400);
     expect(seen).toEqual([text]);
+  });
+
+  it('counts what it encodes, also with long runs and runs broken only by Unicode spaces', () => {
+    const texts = [
+      'The quick brown fox jumps over the lazy dog. '.repeat(50),
+      `start ${'x'.repeat(3_000)} middle ${'QUJD'.repeat(500)} end`,
+      // NBSP and ideographic spaces are whitespace for the cut: one piece, counted as such.
+      Array.from({ length: 20 }, () => 'y'.repeat(200)).join('\u00a0'),
+      Array.from({ length: 20 }, () => 'z'.repeat(200)).join('\u3000'),
+      '😀'.repeat(1_000),
+      'a',
+    ];
+    for (const text of texts) {
+      seen.length = 0;
+      const counted = countTextTokens(text);
+      const countedPieces = [...seen];
+      seen.length = 0;
+      expect(counted).toBe(encodeText(text).length);
+      expect(countedPieces).toEqual(seen);
+    }
   });
 
   it('grows with the run: a longer run counts more tokens', () => {
