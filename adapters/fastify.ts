@@ -11,6 +11,7 @@ import fp from 'fastify-plugin';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayOptions } from '../src/gateway-options.js';
 import { createFastifyHooks, type FastifyGatewayHooks } from './fastify-hooks.js';
+import { createFastifyRoute } from './fastify-route.js';
 
 /** Options of the plugin besides Fastify's own `prefix`. */
 interface PluginOptions {
@@ -51,9 +52,9 @@ const plugin: FastifyPluginAsync<FastifyGatewayOptions> = async (app: FastifyIns
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', (_request: FastifyRequest, _payload: unknown, done: (error: null) => void) => done(null));
       const full = scope.prefix;
-      const { dispatch } = createFastifyHooks(hooks.gateway, (request) => request.url.slice(full.length));
-      scope.all('/v1', dispatch);
-      scope.all('/v1/*', dispatch);
+      const route = createFastifyRoute(hooks.gateway, (request) => request.url.slice(full.length));
+      scope.all('/v1', route);
+      scope.all('/v1/*', route);
     },
     { prefix },
   );

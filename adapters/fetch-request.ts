@@ -4,7 +4,7 @@
  * and the request's own `signal` (fired by the server when the client leaves).
  */
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
-import { isGatewayError } from '../src/errors.js';
+import { type GatewayError, isGatewayError } from '../src/errors.js';
 import type { GatewayRequest, IncomingHeaders } from '../src/types.js';
 import { fromV1Segment } from './v1-path.js';
 
@@ -18,9 +18,20 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * are (the gateway answers 404).
  */
 export function gatewayPath(url: string): string {
+  const plain = PLAIN_URL.exec(url)?.[1];
+  if (plain !== undefined && !plain.includes('/.')) return fromV1Segment(plain);
   const parsed = new URL(url);
   return fromV1Segment(parsed.pathname + parsed.search);
 }
+
+/**
+ * An absolute http(s) URL whose path and query the URL parser would leave as
+ * they are (what servers hand over for ordinary requests): no dot segments,
+ * no percent-escapes in the path, no characters it would escape, no
+ * fragment, no empty query. Those are sliced instead of parsed; anything
+ * else goes through `new URL` (`gatewayPath` runs once per request).
+ */
+const PLAIN_URL = /^https?:\/\/[^/?#\\]*(\/[\w\-.~!$&()*+,;=:@/]*(?:\?[\w\-.~!$&()*+,;=:@/?%]+)?)$/i;
 
 function toHeaders(headers: Headers): IncomingHeaders {
   const record: IncomingHeaders = {};
@@ -78,17 +89,28 @@ export function toGatewayRequest(request: Request): GatewayRequest {
  * time, a 400 when the client stopped sending it.
  */
 function readBodyInTime(request: Request, limit: number | undefined, timeoutMs: number): Promise<Uint8Array> {
-  const reading = readRequestBody(request, limit).catch((error: unknown) => {
-    throw isGatewayError(error) ? error : bodyCutError(error);
+  const reading = readRequestBody(request, limit);
+  const failed = (error: unknown): GatewayError => (isGatewayError(error) ? error : bodyCutError(error));
+  if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    return reading.catch((error: unknown) => {
+      throw failed(error);
+    });
+  }
+  // One promise settled by whichever comes first; a read left behind after the time-out settles
+  // unobserved (the server closes the connection).
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(bodyTimeoutError(timeoutMs)), timeoutMs);
+    reading.then(
+      (body) => {
+        clearTimeout(timer);
+        resolve(body);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(failed(error));
+      },
+    );
   });
-  if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) return reading;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(bodyTimeoutError(timeoutMs)), timeoutMs);
-  });
-  // The read left behind after a time-out settles unobserved: the server closes the connection.
-  reading.catch(() => {});
-  return Promise.race([reading, late]).finally(() => clearTimeout(timer));
 }
 
 /**

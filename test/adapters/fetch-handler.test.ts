@@ -54,6 +54,25 @@ describe('gatewayPath', () => {
   ])('%s → %s', (url, path) => {
     expect(gatewayPath(url)).toBe(path);
   });
+
+  // Servers may hand over the request line as it came (@hono/node-server does for plain paths):
+  // what the WHATWG URL parser would change must come out as the parser has it.
+  it.each([
+    ['http://h/api/v1/models?limit=5&after=m_1', '/v1/models?limit=5&after=m_1'],
+    ['http://h/v1/./models', '/v1/models'],
+    ['http://h/api/../v1/models', '/v1/models'],
+    ['http://h/api/v1/%2e%2e/models', '/api/models'],
+    ['http://h/v1/models?', '/v1/models'],
+    ['http://h/v1/models#part', '/v1/models'],
+    ['http://h/v1/mo dels', '/v1/mo%20dels'],
+    ['http://h\\api\\v1\\models', '/v1/models'],
+    ["http://h/v1/models?name='x'", '/v1/models?name=%27x%27'],
+    ['http://h/v1/models?q=a b', '/v1/models?q=a%20b'],
+    ['http://h/v1/caf\u00e9', '/v1/caf%C3%A9'],
+    ['HTTPS://H:8443/v1/models', '/v1/models'],
+  ])('takes %s as the URL parser does → %s', (url, path) => {
+    expect(gatewayPath(url)).toBe(path);
+  });
 });
 
 describe('createFetchHandler as a route handler', () => {
