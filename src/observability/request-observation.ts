@@ -35,12 +35,22 @@ const ROUTES: Record<string, string> = {
 /** Longest model string copied into a log line or span (the caller chose it). */
 const MAX_MODEL_LENGTH = 128;
 
-/** The model label: a served model id (catalog row or exact route), else `other`; `none` before one is known. */
-function modelLabelOf(ctx: GatewayContext): string {
+/** The model the caller asked for: the body's, or the catalog entry a rule rejected before the body was kept. */
+function requestedModel(ctx: GatewayContext): string | undefined {
   const model = ctx.body?.model;
-  if (typeof model !== 'string') return 'none';
+  return typeof model === 'string' ? model : ctx.model?.id;
+}
+
+/**
+ * The model label: a model the gateway serves by name (a catalog model or an
+ * exact-string route), also when the request was refused before it was routed
+ * (a rule, a model the key may not use); else `other`; `none` before one is known.
+ */
+function modelLabelOf(ctx: GatewayContext, servedModel: (model: string) => string | undefined): string {
+  const model = requestedModel(ctx);
+  if (model === undefined) return 'none';
   if (ctx.model) return ctx.model.id;
-  return ctx.route?.route.match === model ? model : 'other';
+  return servedModel(model) ?? (ctx.route?.route.match === model ? model : 'other');
 }
 
 /** What is kept of the context once the response is out (not the context itself: it holds the bodies). */
@@ -123,7 +133,7 @@ export class RequestObservation {
       requestId: ctx.requestId,
       endpoint: ctx.endpoint?.name ?? 'unmatched',
       principalId: ctx.principal?.id,
-      model: typeof ctx.body?.model === 'string' ? ctx.body.model.slice(0, MAX_MODEL_LENGTH) : undefined,
+      model: requestedModel(ctx)?.slice(0, MAX_MODEL_LENGTH),
       stream: response.type === 'sse',
       signal: ctx.request.signal,
     };
@@ -142,7 +152,7 @@ export class RequestObservation {
   }
 
   private label(ctx: GatewayContext): void {
-    this.modelLabel = modelLabelOf(ctx);
+    this.modelLabel = modelLabelOf(ctx, this.signals.servedModel);
     if (ctx.principal) this.principalLabel = ctx.principal.id;
   }
 
