@@ -133,6 +133,8 @@ export async function relayStream(
   const metaObserver = usageObserver && observation ? withResponseMeta(usageObserver, upstreamFormat) : undefined;
   const observer = metaObserver ?? usageObserver;
   const headAt = sent.headAt;
+  // The relay's onEnd (below) ends the call, also after a client left (drain mode: once the usage is read).
+  if (report && observer) observation?.relayed();
   const body = relaySse({
     upstream: response.body,
     format: options.format,

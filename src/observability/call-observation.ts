@@ -70,6 +70,8 @@ function addTokens(prometheus: PrometheusMetrics, model: string, upstream: strin
 export class CallObservation {
   private current: Attempt | undefined;
   private ended = false;
+  /** A stream relay will end this call (`relayed`): the request waits for it rather than abandoning it. */
+  private relaying = false;
   private lastChunkAt: number | undefined;
   private readonly gaps: number[] = [];
   private chunkListener: (() => void) | undefined;
@@ -133,11 +135,33 @@ export class CallObservation {
     this.ended = true;
   }
 
+  /**
+   * A stream relay took the answer and will call `end` once it is done, also
+   * after the client left (with `onClientAbort: 'drain'`, once the rest was
+   * read and its usage counted): the request's own end waits for it.
+   */
+  relayed(): void {
+    this.relaying = true;
+  }
+
+  /** True while a relayed stream has not ended its call. */
+  get pending(): boolean {
+    return this.relaying && !this.ended && this.current !== undefined;
+  }
+
   /** The call's answer was used up (or failed): ends the last attempt's span with what the answer said. */
   end(outcome: CallEnd): void {
     const attempt = this.current;
     if (this.ended || !attempt) return;
     this.ended = true;
+    try {
+      this.record(attempt, outcome);
+    } finally {
+      if (this.relaying) this.request.callEnded();
+    }
+  }
+
+  private record(attempt: Attempt, outcome: CallEnd): void {
     const now = performance.now();
     const status = attempt.record?.status;
     const errorType = outcome.error ? errorTypeOf(outcome.error) : status !== undefined && (status < 200 || status >= 300) ? String(status) : undefined;
