@@ -133,8 +133,8 @@ export async function relayStream(
   const metaObserver = usageObserver && observation ? withResponseMeta(usageObserver, upstreamFormat) : undefined;
   const observer = metaObserver ?? usageObserver;
   const headAt = sent.headAt;
-  // The relay's onEnd (below) ends the call, also after a client left (drain mode: once the usage is read).
-  if (report && observer) observation?.relayed();
+  // Drain mode: after a client left, the relay's onEnd (below) ends the call once the rest is read; the request waits for it.
+  if (report && observer && ctx.route?.onClientAbort === 'drain') observation?.relayed();
   const body = relaySse({
     upstream: response.body,
     format: options.format,

@@ -136,9 +136,10 @@ export class CallObservation {
   }
 
   /**
-   * A stream relay took the answer and will call `end` once it is done, also
-   * after the client left (with `onClientAbort: 'drain'`, once the rest was
-   * read and its usage counted): the request's own end waits for it.
+   * A stream relay in drain mode took the answer: after the client left it
+   * calls `end` once the rest was read and its usage counted, so the
+   * request's own end waits for it (other relays end their call when the
+   * client leaves, before the request ends).
    */
   relayed(): void {
     this.relaying = true;
