@@ -14,7 +14,7 @@ import type { GatewayContext } from '../src/gateway-context.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
-import { readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { endObservationOnClose, readGatewayRequest, toGatewayRequest } from './node-request.js';
 import { writeGatewayResponse } from './node-response.js';
 
 /** An Express middleware (no default parameters: Express reads `fn.length`). */
@@ -95,6 +95,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
     });
     const ctx = gateway.begin(request);
     res.locals.modelgate = ctx;
+    endObservationOnClose(ctx, res);
     return ctx;
   }
 

@@ -11,7 +11,7 @@ import type { GatewayContext } from '../src/gateway-context.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { sendGatewayResponse } from './fastify-reply.js';
-import { readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { endObservationOnClose, readGatewayRequest, toGatewayRequest } from './node-request.js';
 import { type GatewayOrOptions, toGateway } from './to-gateway.js';
 import { fromV1Segment } from './v1-path.js';
 
@@ -85,6 +85,7 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
     });
     const ctx = gateway.begin(gatewayRequest);
     contexts.set(request, ctx);
+    endObservationOnClose(ctx, reply.raw);
     return ctx;
   }
 

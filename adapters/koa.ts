@@ -14,7 +14,7 @@ import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { ChunkReadable, exposeDisconnect } from './koa-stream-body.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
-import { readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { endObservationOnClose, readGatewayRequest, toGatewayRequest } from './node-request.js';
 
 /** The gateway's steps as Koa middlewares; the context travels in `ctx.state.modelgate`. */
 export interface KoaSteps {
@@ -84,6 +84,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
     });
     const gctx = gateway.begin(request);
     ctx.state.modelgate = gctx;
+    endObservationOnClose(gctx, ctx.res);
     return gctx;
   }
 

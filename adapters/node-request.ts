@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
+import type { GatewayContext } from '../src/gateway-context.js';
 import type { GatewayRequest } from '../src/types.js';
 import { AbortTrigger } from '../src/upstreams/abort-source.js';
 
@@ -71,6 +72,17 @@ export function clientSignal(res: ServerResponse): AbortSignal {
     if (!res.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/**
+ * With observability on: when the response closes without the gateway having
+ * answered (the app answered between composable steps), the request's span,
+ * metrics and log line end with the status the app sent. Holds the observer
+ * only, not the context.
+ */
+export function endObservationOnClose(ctx: GatewayContext, res: ServerResponse): void {
+  const observer = ctx.observer;
+  if (observer) res.once('close', () => observer.closed(res.statusCode));
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

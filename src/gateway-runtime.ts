@@ -87,6 +87,8 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   };
   const router = routes ? createRouter(routes) : undefined;
   const routedFiles = routes && options.files === undefined ? routesFileStore(routes) : undefined;
+  const routedModels = routes ? routedModelsOf(routes, catalog) : [];
+  const routedIds = new Set(routedModels.map((model) => model.id));
   return {
     options,
     catalog,
@@ -101,9 +103,9 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
       if (options.files) return options.files;
       return routes ? routedFiles : loadSimulator().then((parts) => parts.files);
     },
-    routedModels: routes ? routedModelsOf(routes, catalog) : [],
+    routedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
-    observe: createObservability(options),
+    observe: createObservability(options, (model) => catalog.get(model)?.id ?? (routedIds.has(model) ? model : undefined)),
     async close() {
       const upstreams = new Set((routes ?? []).flatMap((route) => [
         route.upstream,

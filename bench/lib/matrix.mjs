@@ -48,9 +48,13 @@ export const TARGETS = {
   'modelgate-node-sdk-only': {
     label: 'modelgate, node:http, OTel SDK started, options off', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'sdk' }, bare: 'bare-node', baseline: 'modelgate-node',
   },
+  // The SDK's async context tracking switched on (see servers/observability.mjs): the state `full` is in once the SDK has exported.
+  'modelgate-node-sdk-active': {
+    label: 'modelgate, node:http, OTel SDK started and active (async context tracking on), options off', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'sdk-active' }, bare: 'bare-node', baseline: 'modelgate-node',
+  },
   'modelgate-node-observed': {
     label: 'modelgate, node:http, OTel SDK + prom-client', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'full' }, bare: 'bare-node', baseline: 'modelgate-node',
-    sdkBaseline: 'modelgate-node-sdk-only',
+    sdkBaseline: 'modelgate-node-sdk-only', sdkActiveBaseline: 'modelgate-node-sdk-active',
   },
   portkey: { label: 'Portkey gateway 1.15.2', kind: 'portkey', bare: 'bare-node' },
   'portkey-streams': { label: 'Portkey gateway 1.15.2 (+ fetch shim, see notes)', kind: 'portkey', shim: true, bare: 'bare-node' },
@@ -63,7 +67,7 @@ const ALL_PROXIES = [
 const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono'];
 const LIMITS = ['modelgate-node-limits', 'modelgate-node-limits-redis'];
 /** The observability cost targets (issue 15). */
-const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-sdk-only', 'modelgate-node-observed'];
+const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-sdk-only', 'modelgate-node-sdk-active', 'modelgate-node-observed'];
 
 /**
  * Request shapes. `prefix` is the stub path prefix that yields the answer;

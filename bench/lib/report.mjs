@@ -47,6 +47,12 @@ export function addRatios(rows) {
         // The gateway's own instrumentation: the same SDK running in both processes.
         row.throughputByCpuXSdkOnly = scenario.type === 'stream' ? ratio(sdk.cpuUsPerEvent, row.cpuUsPerEvent) : ratio(sdk.cpuUsPerReq, row.cpuUsPerReq);
       }
+      const activeId = TARGETS[row.target].sdkActiveBaseline;
+      const active = activeId ? find(rows, row.scenario, activeId) : undefined;
+      if (active) {
+        // The same, with the SDK's async context tracking on in both processes (it is in `full` after the SDK's first export).
+        row.throughputByCpuXSdkActive = scenario.type === 'stream' ? ratio(active.cpuUsPerEvent, row.cpuUsPerEvent) : ratio(active.cpuUsPerReq, row.cpuUsPerReq);
+      }
     }
     if (scenario.compare) {
       const base = find(rows, scenario.compare, row.target);
@@ -195,9 +201,9 @@ export function formatReport(rows, targets) {
   if (observed.length > 0) {
     parts.push('### Observability cost (issue 15): each row compared with modelgate, node:http in the same run\n');
     parts.push(table(
-      ['target', 'scenario', 'req/s or events/s', '× modelgate-node (measured)', '× modelgate-node (by CPU)', '× SDK only (by CPU)'],
-      observed.map((r) => r.error ? [TARGETS[r.target].label, r.scenario, `not measured: ${r.error}`, '', '', '']
-        : [TARGETS[r.target].label, r.scenario, f(SCENARIOS[r.scenario].type === 'stream' ? r.eventsPerSec : r.rps), x(r.throughputXBaseline), x(r.throughputByCpuXBaseline), x(r.throughputByCpuXSdkOnly)]),
+      ['target', 'scenario', 'req/s or events/s', 'CPU µs per req or event', '× modelgate-node (measured)', '× modelgate-node (by CPU)', '× SDK only (by CPU)', '× SDK active (by CPU)'],
+      observed.map((r) => r.error ? [TARGETS[r.target].label, r.scenario, `not measured: ${r.error}`, '', '', '', '', '']
+        : [TARGETS[r.target].label, r.scenario, f(SCENARIOS[r.scenario].type === 'stream' ? r.eventsPerSec : r.rps), f(SCENARIOS[r.scenario].type === 'stream' ? r.cpuUsPerEvent : r.cpuUsPerReq, 1), x(r.throughputXBaseline), x(r.throughputByCpuXBaseline), x(r.throughputByCpuXSdkOnly), x(r.throughputByCpuXSdkActive)]),
     ));
     parts.push('');
   }

@@ -133,6 +133,8 @@ export async function relayStream(
   const metaObserver = usageObserver && observation ? withResponseMeta(usageObserver, upstreamFormat) : undefined;
   const observer = metaObserver ?? usageObserver;
   const headAt = sent.headAt;
+  // Drain mode: after a client left, the relay's onEnd (below) ends the call once the rest is read; the request waits for it.
+  if (report && observer && ctx.route?.onClientAbort === 'drain') observation?.relayed();
   const body = relaySse({
     upstream: response.body,
     format: options.format,

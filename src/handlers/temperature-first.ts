@@ -40,7 +40,14 @@ export function applyTemperatureRuleFirst(
   if (!entry || entry.temperature === 'accepted') return raw;
   if (!sentTemperature(body, ctx.endpoint?.name === 'chat.completions')) return raw;
   // Only the temperature rule: the others need the validated body.
-  const dropped = enforceModelRules({ model: body.model, temperature: body.temperature }, entry, { dropUnsupportedParams });
+  let dropped: string[];
+  try {
+    dropped = enforceModelRules({ model: body.model, temperature: body.temperature }, entry, { dropUnsupportedParams });
+  } catch (error) {
+    // As when the other model rules refuse (enforceRequestRules): the entry is known, so telemetry can name the model.
+    ctx.model = entry;
+    throw error;
+  }
   if (dropped.length === 0) return raw;
   // A copy: a body parsed by the app's own JSON middleware stays as the app left it.
   const { temperature: _removed, ...rest } = body;

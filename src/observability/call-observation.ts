@@ -23,6 +23,7 @@ import {
   type ResponseMeta,
 } from './genai-attributes.js';
 import type { Span } from './otel-signals.js';
+import type { PrometheusMetrics } from './prometheus-metrics.js';
 import type { RequestObservation } from './request-observation.js';
 
 /** How a model call ended, as the handlers report it (with its usage record). */
@@ -60,17 +61,28 @@ export function errorTypeOf(error: GatewayError): string {
   return error.code.toLowerCase();
 }
 
+/** Adds `count` tokens of `type` to `tokens_total` (nothing for none). */
+function addTokens(prometheus: PrometheusMetrics, model: string, upstream: string, principal: string | undefined, type: string, count: number | undefined): void {
+  if (count === undefined || count <= 0) return;
+  prometheus.tokens.inc(principal === undefined ? { model, upstream, type } : { model, upstream, type, principal }, count);
+}
+
 export class CallObservation {
   private current: Attempt | undefined;
   private ended = false;
+  /** A stream relay will end this call (`relayed`): the request waits for it rather than abandoning it. */
+  private relaying = false;
   private lastChunkAt: number | undefined;
   private readonly gaps: number[] = [];
-  /** Called for every upstream stream event; set only when a metric wants chunk timings. */
-  readonly onChunk: (() => void) | undefined;
+  private chunkListener: (() => void) | undefined;
 
-  constructor(private readonly request: RequestObservation) {
-    const { otel, prometheus } = request.signals;
-    this.onChunk = otel || prometheus ? () => this.chunk() : undefined;
+  constructor(private readonly request: RequestObservation) {}
+
+  /** Called for every upstream stream event; set only when a metric wants chunk timings (made on first use: streams only). */
+  get onChunk(): (() => void) | undefined {
+    const { otel, prometheus } = this.request.signals;
+    if (!otel && !prometheus) return undefined;
+    return (this.chunkListener ??= () => this.chunk());
   }
 
   /** Before each attempt: starts its span; returns the headers to send (with `traceparent` when tracing). */
@@ -123,11 +135,34 @@ export class CallObservation {
     this.ended = true;
   }
 
+  /**
+   * A stream relay in drain mode took the answer: after the client left it
+   * calls `end` once the rest was read and its usage counted, so the
+   * request's own end waits for it (other relays end their call when the
+   * client leaves, before the request ends).
+   */
+  relayed(): void {
+    this.relaying = true;
+  }
+
+  /** True while a relayed stream has not ended its call. */
+  get pending(): boolean {
+    return this.relaying && !this.ended && this.current !== undefined;
+  }
+
   /** The call's answer was used up (or failed): ends the last attempt's span with what the answer said. */
   end(outcome: CallEnd): void {
     const attempt = this.current;
     if (this.ended || !attempt) return;
     this.ended = true;
+    try {
+      this.record(attempt, outcome);
+    } finally {
+      if (this.relaying) this.request.callEnded();
+    }
+  }
+
+  private record(attempt: Attempt, outcome: CallEnd): void {
     const now = performance.now();
     const status = attempt.record?.status;
     const errorType = outcome.error ? errorTypeOf(outcome.error) : status !== undefined && (status < 200 || status >= 300) ? String(status) : undefined;
@@ -154,16 +189,15 @@ export class CallObservation {
       if (ttfc !== undefined) otel.timeToFirstChunk.record(ttfc, metricAttributes);
     }
     if (prometheus) {
-      const labels = { model: this.request.modelLabel, upstream: attempt.target.upstream.name };
-      if (ttfc !== undefined) prometheus.timeToFirstToken.observe(labels, ttfc);
-      const byType: Array<[string, number | undefined]> = [
-        ['input', input],
-        ['output', outcome.usage.outputTokens],
-        ['cache_read', outcome.usage.cacheReadInputTokens],
-        ['cache_creation', outcome.usage.cacheCreationInputTokens],
-      ];
-      const principal = prometheus.principalLabel ? { principal: this.request.principalLabel } : {};
-      for (const [type, count] of byType) if (count !== undefined && count > 0) prometheus.tokens.inc({ ...labels, type, ...principal }, count);
+      const model = this.request.modelLabel;
+      const upstream = attempt.target.upstream.name;
+      if (ttfc !== undefined) prometheus.timeToFirstToken.observe({ model, upstream }, ttfc);
+      const principal = prometheus.principalLabel ? this.request.principalLabel : undefined;
+      const { usage } = outcome;
+      addTokens(prometheus, model, upstream, principal, 'input', input);
+      addTokens(prometheus, model, upstream, principal, 'output', usage.outputTokens);
+      addTokens(prometheus, model, upstream, principal, 'cache_read', usage.cacheReadInputTokens);
+      addTokens(prometheus, model, upstream, principal, 'cache_creation', usage.cacheCreationInputTokens);
     }
     this.flushGaps(metricAttributes);
   }

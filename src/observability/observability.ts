@@ -14,19 +14,27 @@ export interface ObservabilitySignals {
   readonly otel: OtelSignals | undefined;
   readonly prometheus: PrometheusMetrics | undefined;
   readonly logger: GatewayLogger | undefined;
+  /** The served model id a requested model name stands for (catalog or exact-string route), else undefined: bounds the `model` label. */
+  readonly servedModel: (model: string) => string | undefined;
 }
 
 /** Starts the observation of a request. */
 export type ObserveRequest = (ctx: GatewayContext) => RequestObservation;
 
-/** The request observer of `options`, or `undefined` when no observability option is set. */
-export function createObservability(options: ObservabilityOptions): ObserveRequest | undefined {
+/**
+ * The request observer of `options`, or `undefined` when no observability
+ * option is set. `servedModel` names the models the gateway serves by name
+ * (default: none, so every model not yet resolved to a catalog entry or
+ * route counts as `other`).
+ */
+export function createObservability(options: ObservabilityOptions, servedModel: (model: string) => string | undefined = () => undefined): ObserveRequest | undefined {
   const { openTelemetry, prometheus, logger } = options;
   if (!openTelemetry && !prometheus && !logger) return undefined;
   const signals: ObservabilitySignals = {
     otel: openTelemetry ? createOtelSignals(openTelemetry) : undefined,
     prometheus: prometheus ? createPrometheusMetrics(prometheus) : undefined,
     logger: logger ? logger.child({ component: 'modelgate' }) : undefined,
+    servedModel,
   };
   // OpenTelemetry alone with no SDK registered records nothing: no per-request work at all.
   if (!signals.otel && !signals.prometheus && !signals.logger) return undefined;

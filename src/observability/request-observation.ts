@@ -35,12 +35,22 @@ const ROUTES: Record<string, string> = {
 /** Longest model string copied into a log line or span (the caller chose it). */
 const MAX_MODEL_LENGTH = 128;
 
-/** The model label: a served model id (catalog row or exact route), else `other`; `none` before one is known. */
-function modelLabelOf(ctx: GatewayContext): string {
+/** The model the caller asked for: the body's, or the catalog entry a rule rejected before the body was kept. */
+function requestedModel(ctx: GatewayContext): string | undefined {
   const model = ctx.body?.model;
-  if (typeof model !== 'string') return 'none';
+  return typeof model === 'string' ? model : ctx.model?.id;
+}
+
+/**
+ * The model label: a model the gateway serves by name (a catalog model or an
+ * exact-string route), also when the request was refused before it was routed
+ * (a rule, a model the key may not use); else `other`; `none` before one is known.
+ */
+function modelLabelOf(ctx: GatewayContext, servedModel: (model: string) => string | undefined): string {
+  const model = requestedModel(ctx);
+  if (model === undefined) return 'none';
   if (ctx.model) return ctx.model.id;
-  return ctx.route?.route.match === model ? model : 'other';
+  return servedModel(model) ?? (ctx.route?.route.match === model ? model : 'other');
 }
 
 /** What is kept of the context once the response is out (not the context itself: it holds the bodies). */
@@ -66,10 +76,15 @@ export class RequestObservation {
   private usage: TokenUsage | undefined;
   private timeToFirstChunk: number | undefined;
   private done = false;
+  /** The context until the gateway answers: lets `closed` end a request the app answered itself. Not kept after (it holds the bodies). */
+  private context: GatewayContext | undefined;
+  /** The response ended while a relayed stream call was still counting (drain mode): ends when that call does. */
+  private deferred: { summary: Summary; status: number; endedAt: number } | undefined;
 
   constructor(readonly signals: ObservabilitySignals, ctx: GatewayContext) {
     this.startedAt = ctx.startedAt;
     this.requestId = ctx.requestId;
+    this.context = ctx;
     const endpoint = ctx.endpoint?.name;
     const route = endpoint ? ROUTES[endpoint] : undefined;
     const method = ctx.request.method.toUpperCase();
@@ -118,15 +133,9 @@ export class RequestObservation {
 
   /** The response is ready: ends now, or when its streamed body ends. */
   respond(ctx: GatewayContext, response: GatewayResponse): GatewayResponse {
+    this.context = undefined;
     this.label(ctx);
-    const summary: Summary = {
-      requestId: ctx.requestId,
-      endpoint: ctx.endpoint?.name ?? 'unmatched',
-      principalId: ctx.principal?.id,
-      model: typeof ctx.body?.model === 'string' ? ctx.body.model.slice(0, MAX_MODEL_LENGTH) : undefined,
-      stream: response.type === 'sse',
-      signal: ctx.request.signal,
-    };
+    const summary = this.summarize(ctx, response.type === 'sse');
     const body = response.body;
     if (response.type === 'json' || body instanceof Uint8Array) {
       this.end(summary, response.status);
@@ -141,16 +150,59 @@ export class RequestObservation {
     return { ...response, body: observed } as GatewayResponse;
   }
 
+  /**
+   * Adapters: the HTTP response is over. When the gateway never answered
+   * (the app did, between composable steps), the request ends now with the
+   * status the app sent; otherwise nothing (the gateway's answer ends it).
+   */
+  closed(status: number): void {
+    const ctx = this.context;
+    if (!ctx) return;
+    this.context = undefined;
+    this.label(ctx);
+    this.end(this.summarize(ctx, false), status);
+  }
+
+  private summarize(ctx: GatewayContext, stream: boolean): Summary {
+    return {
+      requestId: ctx.requestId,
+      endpoint: ctx.endpoint?.name ?? 'unmatched',
+      principalId: ctx.principal?.id,
+      model: requestedModel(ctx)?.slice(0, MAX_MODEL_LENGTH),
+      stream,
+      signal: ctx.request.signal,
+    };
+  }
+
   private label(ctx: GatewayContext): void {
-    this.modelLabel = modelLabelOf(ctx);
+    this.modelLabel = modelLabelOf(ctx, this.signals.servedModel);
     if (ctx.principal) this.principalLabel = ctx.principal.id;
   }
 
+  /** A relayed call ended: a request end that waited for it happens now. */
+  callEnded(): void {
+    const deferred = this.deferred;
+    if (!deferred || this.calls.some((call) => call.pending)) return;
+    this.deferred = undefined;
+    this.finish(deferred.summary, deferred.status, deferred.endedAt);
+  }
+
   private end(summary: Summary, status: number): void {
+    if (this.done || this.deferred) return;
+    const endedAt = performance.now();
+    // A client that left a stream relayed in drain mode: its usage is still being read; the request ends with it.
+    if (this.calls.some((call) => call.pending)) {
+      this.deferred = { summary, status, endedAt };
+      return;
+    }
+    this.finish(summary, status, endedAt);
+  }
+
+  private finish(summary: Summary, status: number, endedAt: number): void {
     if (this.done) return;
     this.done = true;
     for (const call of this.calls) call.abandon();
-    const seconds = (performance.now() - this.startedAt) / 1000;
+    const seconds = (endedAt - this.startedAt) / 1000;
     const error = this.error;
     const errorType = error ? errorTypeOf(error) : status >= 500 ? String(status) : undefined;
     const aborted = summary.signal.aborted;

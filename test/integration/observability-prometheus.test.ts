@@ -6,6 +6,7 @@
  */
 import { GatewayError, openAICompatible } from 'modelgate';
 import { createSimulator } from 'modelgate/testing';
+import type Anthropic from '@anthropic-ai/sdk';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicClient, KEY, openAIClient } from '../helpers/e2e-fixtures.js';
@@ -17,6 +18,7 @@ import { eventually } from '../helpers/telemetry.js';
 const PROMPT = 'Name three harbour birds, briefly.';
 const user = [{ role: 'user' as const, content: PROMPT }];
 const LIMITED_KEY = 'sk-over-the-limit-1234567890';
+const RESTRICTED_KEY = 'sk-haiku-only-0987654321';
 const UPSTREAM_KEY = 'sk-upstream-prom-abcdef123456';
 const COMPLETION = {
   id: 'chatcmpl-prom', object: 'chat.completion', created: 1, model: 'retry-me',
@@ -48,6 +50,7 @@ beforeAll(async () => {
     auth: {
       verify: async (key) => {
         if (key === LIMITED_KEY) throw new GatewayError('RATE_LIMITED', 'Too many requests for this key; retry later.');
+        if (key === RESTRICTED_KEY) return { id: 'team-b', allowedModels: ['vendora-haiku-4-5'] };
         return key === KEY ? { id: 'team-a' } : null;
       },
     },
@@ -85,6 +88,25 @@ describe('Prometheus metrics', () => {
     samples = await scrape();
     expect(samplesOf(samples, 'modelgate_requests_total', { model: 'some-unlisted-model-7' })).toEqual([]);
     expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: 'other' })).toBe(1);
+  });
+
+  it('requests refused by the rules keep the model label when the gateway serves that model, and `other` otherwise', async () => {
+    // SPEC 7's temperature rule answers before the body is kept: the catalog model is still named.
+    await expect(
+      anthropicClient(app.url).messages.create({ model: 'vendora-opus-4-7', max_tokens: 8, temperature: 0.3, messages: user } as Anthropic.MessageCreateParamsNonStreaming),
+    ).rejects.toMatchObject({ status: 400 });
+    // A key not allowed the model: a catalog model, an exact-string route, and a name a caller made up.
+    const restricted = anthropicClient(app.url, RESTRICTED_KEY);
+    await expect(restricted.messages.create({ model: 'vendora-sonnet-4-6', max_tokens: 8, messages: user })).rejects.toMatchObject({ status: 403 });
+    await expect(openAIClient(app.url, RESTRICTED_KEY).chat.completions.create({ model: 'retry-me', messages: user })).rejects.toMatchObject({ status: 403 });
+    await expect(openAIClient(app.url, RESTRICTED_KEY).chat.completions.create({ model: 'made-up-model-x9', messages: user })).rejects.toMatchObject({ status: 403 });
+    const samples = await scrape();
+    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'messages', model: 'vendora-opus-4-7', status: '400', upstream: 'none' })).toBe(1);
+    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'messages', model: 'vendora-sonnet-4-6', status: '403', principal: 'team-b' })).toBe(1);
+    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: 'retry-me', status: '403' })).toBe(1);
+    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: 'other', status: '403' })).toBe(1);
+    expect(samplesOf(samples, 'modelgate_requests_total', { model: 'made-up-model-x9' })).toEqual([]);
+    expect(samplesOf(samples, 'modelgate_requests_total', { model: 'none', status: '403' })).toEqual([]);
   });
 
   it('streams: time to first token and inter-token histograms', async () => {
@@ -137,6 +159,6 @@ describe('Prometheus metrics', () => {
   it('no key and no prompt text in any label; the principal label is the id', async () => {
     const text = await registry.metrics();
     expect(text).toContain('principal="team-a"');
-    for (const secret of [KEY, LIMITED_KEY, UPSTREAM_KEY, PROMPT, 'harbour']) expect(text).not.toContain(secret);
+    for (const secret of [KEY, LIMITED_KEY, RESTRICTED_KEY, UPSTREAM_KEY, PROMPT, 'harbour']) expect(text).not.toContain(secret);
   });
 });
