@@ -18,7 +18,8 @@ import { type Fault, FAULTS, startFaultStub } from '../helpers/fault-stub.js';
 import { type Mount, type StartedApp, startApp } from '../helpers/start-app.js';
 import type { StubUpstream } from '../helpers/stub-upstream.js';
 
-const T = 3_000;
+// Long enough that a request the stub answers at once stays well inside it on a loaded 2-core machine.
+const T = 5_000;
 const UPSTREAM_SECRET = 'sk-upstream-SECRET-7f3a9c';
 const CALLER_KEY = 'sk-caller-SECRET-0b12de';
 const MOUNTS: readonly Mount[] = ['express5', 'koa3', 'node'];

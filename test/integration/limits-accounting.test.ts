@@ -7,7 +7,7 @@
  */
 import { Redis } from 'ioredis';
 import { createGateway, messagesUpstream, redisLimitStore, type Principal } from 'modelgate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { type StartedApp, startApp } from '../helpers/start-app.js';
 import { type StubReply, type StubUpstream, startStubUpstream } from '../helpers/stub-upstream.js';
@@ -80,6 +80,7 @@ function script(counts: Map<string, number>) {
 describe('limits accounting on Redis', () => {
   let redis: RedisServer;
   let client: Redis;
+  const storeFailures: unknown[] = [];
   let stub: StubUpstream;
   let app: StartedApp;
   const counts = new Map<string, number>();
@@ -103,10 +104,18 @@ describe('limits accounting on Redis', () => {
       ],
       limits: {
         store: redisLimitStore({ client }),
+        // These tests are about exact counts in Redis: a slow answer on a loaded machine must not
+        // switch to the fail-open stand-in (the outage policy has its own tests).
+        storeTimeoutMs: 10_000,
+        onStoreFailure: (error) => storeFailures.push(error),
         rules: [{ tokens: { limit: TOKENS, windowSeconds: WINDOW_S }, requests: { limit: 1000, windowSeconds: WINDOW_S } }],
         prices: { 'vendora-*': { input: 10, output: 30 } },
       },
     }));
+  });
+
+  afterEach(() => {
+    expect(storeFailures).toEqual([]);
   });
 
   afterAll(async () => {

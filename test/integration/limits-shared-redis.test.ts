@@ -33,6 +33,7 @@ describe('limits shared through one Redis by an Express and a Koa instance', () 
   let redis: RedisServer;
   const clients: Redis[] = [];
   const apps: StartedApp[] = [];
+  const storeFailures: unknown[] = [];
   const simulator = createSimulator();
   const messages = counted(simulator.upstreams.messages);
   const chat = counted(simulator.upstreams.chat);
@@ -49,7 +50,14 @@ describe('limits shared through one Redis by an Express and a Koa instance', () 
           { match: '*', upstream: chat },
         ],
         // A window of 1000 hours: refill during the test is far below one request.
-        limits: { store: redisLimitStore({ client }), rules: [{ requests: { limit: LIMIT, windowSeconds: 3_600_000 } }] },
+        limits: {
+          store: redisLimitStore({ client }),
+          rules: [{ requests: { limit: LIMIT, windowSeconds: 3_600_000 } }],
+          // Exactness across instances is the point here: a slow answer on a loaded machine must not
+          // switch an instance to its fail-open stand-in (the outage policy has its own tests).
+          storeTimeoutMs: 10_000,
+          onStoreFailure: (error) => storeFailures.push(error),
+        },
       });
       apps.push(await startApp(mount, gateway));
     }
@@ -82,6 +90,7 @@ describe('limits shared through one Redis by an Express and a Koa instance', () 
       }));
     };
     const results = await Promise.all(Array.from({ length: TOTAL }, (_, index) => send(index)));
+    expect(storeFailures).toEqual([]);
     const admitted = results.filter((result) => result.status === 200);
     const refused = results.filter((result) => result.status === 429);
     expect(admitted).toHaveLength(LIMIT);
