@@ -20,6 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDist } from './lib/build-dist.mjs';
 import { CHAT_JSON, CHAT_STREAM } from './lib/wire-bodies.mjs';
+import { cpuPerCall, drain, median } from './lib/in-process.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 await ensureDist(ROOT, { log: (message) => process.stderr.write(`${message}\n`) });
@@ -73,21 +74,6 @@ const requestFor = (kind) => {
   });
 };
 
-async function drain(response) {
-  if (response.status !== 200) throw new Error(`status ${response.status}: ${JSON.stringify(response.body)}`);
-  if (response.body instanceof Uint8Array || response.type === 'json') return;
-  for await (const chunk of response.body) void chunk;
-}
-
-/** CPU µs per call of `fn` over `count` calls. */
-async function cpuPerCall(count, fn) {
-  const start = process.cpuUsage();
-  for (let index = 0; index < count; index++) await fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const cases = [];
 for (const kind of ['json-1k', 'json-64k', 'stream-50']) {

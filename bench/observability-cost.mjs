@@ -29,6 +29,7 @@ import { loadavg } from 'node:os';
 import { ensureDist } from './lib/build-dist.mjs';
 import { CHAT_JSON, CHAT_STREAM, MESSAGES_JSON } from './lib/wire-bodies.mjs';
 import { smallChat, smallMessages } from './lib/payloads.mjs';
+import { cpuPerCall, drain, median } from './lib/in-process.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // DIST=<dir> measures another build (e.g. a copy of an older commit's dist/) for A/B runs.
@@ -81,21 +82,6 @@ function requestFor(kind) {
   });
 }
 
-async function drain(response) {
-  if (response.status !== 200) throw new Error(`status ${response.status}: ${JSON.stringify(response.body)}`);
-  if (response.body instanceof Uint8Array || response.type === 'json') return;
-  for await (const chunk of response.body) void chunk;
-}
-
-/** CPU µs per call of `fn` over `count` calls. */
-async function cpuPerCall(count, fn) {
-  const start = process.cpuUsage();
-  for (let index = 0; index < count; index++) await fn();
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / count;
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const sdk = await observabilityOptions('full');
 const { registry } = sdk.options.prometheus;
