@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import type { GatewayRequest } from '../src/types.js';
-import { AbortTrigger } from '../src/upstreams/abort-source.js';
+import { AbortTrigger, forgetAbortSource, rememberAbortSource } from '../src/upstreams/abort-source.js';
 
 /**
  * Reads a request body up to `limit` bytes within `timeoutMs` (default
@@ -128,16 +128,22 @@ export function toGatewayRequest(
   res.once('close', () => {
     if (!res.writableFinished) abort.abort();
   });
+  let replaced: AbortSignal | undefined;
   const request: GatewayRequest = {
     method: req.method ?? 'GET',
     url: options.url ?? req.url ?? '/',
     headers: req.headers,
-    // An own getter, so a spread copy of the request still has its signal.
+    // Made on first read (a spread copy reads it); the gateway listens on the light trigger
+    // (`abortSourceOf`) unless the app assigns a signal of its own.
     get signal() {
-      return abort.signal;
+      return replaced ?? abort.signal;
     },
-    abortSource: abort,
+    set signal(value: AbortSignal) {
+      replaced = value;
+      forgetAbortSource(request);
+    },
   };
+  rememberAbortSource(request, abort);
   if (options.rawBody !== undefined) request.rawBody = options.rawBody;
   else if (options.body !== undefined) request.body = options.body;
   return request;

@@ -5,7 +5,6 @@
  * everything else (routing, auth, validation, rules, upstream calls,
  * translation, SSE) happens in the framework-free core.
  */
-import type { AbortSource } from './upstreams/abort-source.js';
 import type { LimitRule } from './limits/limit-options.js';
 
 /** The two client-facing interfaces the gateway serves. */
@@ -37,12 +36,6 @@ export interface GatewayRequest {
   rawBody?: Uint8Array;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
-  /**
-   * The same aborts without an `AbortSignal` behind them, when the adapter
-   * has one (the node:http one does, with `signal` a getter that makes the
-   * `AbortSignal` on first read): the gateway's own code listens here. @internal
-   */
-  abortSource?: AbortSource;
 }
 
 /** Response headers the gateway sets (lower-case names). */

@@ -18,7 +18,7 @@ import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fal
 import { forwardHeaders } from '../upstreams/forward-headers.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from './request-deadline.js';
-import { type AbortSource, AbortTrigger } from '../upstreams/abort-source.js';
+import { type AbortSource, abortSourceOf, AbortTrigger, forgetAbortSource, rememberAbortSource } from '../upstreams/abort-source.js';
 
 /** What to send to one target. */
 export interface CallPlan {
@@ -68,16 +68,22 @@ export async function sendPlans<P extends CallPlan>(
   const observation = ctx.observer?.call(ctx);
   const makeCall = (target: RouteTarget): UpstreamCall => {
     const plan = planOf(target);
+    let replaced: AbortSignal | undefined;
     const call: UpstreamCall = {
       operation: plan.operation,
       stream: plan.stream,
       headers: observation ? observation.attempt(target, plan, headers) : headers,
-      // An own getter (copied by a spread): the deadline's `AbortSignal` is made only for upstreams that read it.
+      // The deadline's `AbortSignal` is made only for upstreams that read it (a spread copy reads it);
+      // the built-in ones listen on its light source (`abortSourceOf`) unless a wrapper assigns its own.
       get signal() {
-        return deadline.signal;
+        return replaced ?? deadline.signal;
       },
-      abortSource: deadline.source,
+      set signal(value: AbortSignal) {
+        replaced = value;
+        forgetAbortSource(call);
+      },
     };
+    rememberAbortSource(call, deadline.source);
     if (plan.rawBody !== undefined) call.rawBody = plan.rawBody;
     else call.body = plan.body;
     if (callerKey !== undefined) call.callerKey = callerKey;
@@ -148,7 +154,7 @@ export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPl
 
 /** The client's abort source: the adapter's light one when it has one, else `signal`. */
 export function clientAbort(ctx: GatewayContext): AbortSource {
-  return ctx.request.abortSource ?? ctx.request.signal;
+  return abortSourceOf(ctx.request);
 }
 
 /** What aborts the upstream request: the client leaving, unless the route drains streams for accounting. */

@@ -78,3 +78,27 @@ export class AbortTrigger implements AbortSource {
 export function signalOf(source: AbortSource): AbortSignal {
   return source instanceof AbortTrigger ? source.signal : (source as AbortSignal);
 }
+
+/**
+ * The light sources behind objects whose `signal` is made lazily (a request
+ * of the node:http adapter, an upstream call), kept beside the object rather
+ * on it: a spread copy (`{ ...call, signal: mine }`, an upstream wrapper's
+ * usual move) carries no source, and assigning `signal` detaches it, so the
+ * signal a wrapper passes is the one obeyed.
+ */
+const lightSources = new WeakMap<object, AbortSource>();
+
+/** Records `source` as the light stand-in of `target.signal` (until `signal` is assigned: see `forgetAbortSource`). */
+export function rememberAbortSource(target: object, source: AbortSource): void {
+  lightSources.set(target, source);
+}
+
+/** Drops the light stand-in of `target` (its `signal` was replaced). */
+export function forgetAbortSource(target: object): void {
+  lightSources.delete(target);
+}
+
+/** What to listen on for `target`'s aborts: its light source when it still has one, else its `signal`. */
+export function abortSourceOf(target: { readonly signal: AbortSignal }): AbortSource {
+  return lightSources.get(target) ?? target.signal;
+}

@@ -8,6 +8,7 @@ import { GatewayError } from '../errors.js';
 import { isUnforwardableHeader } from './forward-headers.js';
 import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
 import { callerHeaders, requestBody } from './request-body.js';
+import { abortSourceOf } from './abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import type { Dispatcher } from 'undici';
@@ -75,7 +76,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
       if (key !== undefined) headers.authorization = `Bearer ${key}`;
       if (request.body !== undefined) headers['content-type'] = 'application/json';
       headers.accept = call.stream ? 'text/event-stream' : 'application/json';
-      return client.send({ ...request, headers, signal: call.abortSource ?? call.signal });
+      return client.send({ ...request, headers, signal: abortSourceOf(call) });
     },
     secrets: () => secrets,
     close: () => client.close(),

@@ -5,7 +5,6 @@
  * embedded simulator all implement it; so can a user's own object.
  */
 import type { WireFormat } from '../types.js';
-import type { AbortSource } from './abort-source.js';
 
 /** What the gateway asks an upstream to do. */
 export type UpstreamOperation =
@@ -46,12 +45,6 @@ export interface UpstreamCall {
   callerKey?: string;
   /** Aborted when the client goes away or a time-out fires. */
   signal: AbortSignal;
-  /**
-   * The same aborts without an `AbortSignal` behind them: the gateway's
-   * calls read `signal` lazily, so the built-in HTTP upstreams, which use
-   * this instead, never make one. @internal
-   */
-  abortSource?: AbortSource;
 }
 
 /** An upstream's answer: status, headers and the body as it arrives. */
