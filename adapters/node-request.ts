@@ -82,7 +82,10 @@ export function clientSignal(res: ServerResponse): AbortSignal {
  */
 export function endObservationOnClose(ctx: GatewayContext, res: ServerResponse): void {
   const observer = ctx.observer;
-  if (observer) res.once('close', () => observer.closed(res.statusCode));
+  // Only when the app sent a head: a client leaving while the gateway still works is ended by the gateway's own answer.
+  if (observer) res.once('close', () => {
+    if (res.headersSent) observer.closed(res.statusCode);
+  });
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

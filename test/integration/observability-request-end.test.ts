@@ -180,3 +180,62 @@ describe('an app that answers itself between composable steps', () => {
     }
   });
 });
+
+describe('a client that leaves before the gateway answers (plain mount)', () => {
+  let slow: StubUpstream;
+  beforeAll(async () => {
+    // A JSON answer that takes longer than the client waits.
+    slow = await startStubUpstream(() => ({
+      kind: 'json',
+      delayMs: 400,
+      body: { id: 'chatcmpl-slow', object: 'chat.completion', created: 1, model: 'slow-model', choices: [{ index: 0, message: { role: 'assistant', content: 'Late.' }, finish_reason: 'stop' }], usage: USAGE },
+    }));
+  });
+  afterAll(async () => {
+    await slow.close();
+  });
+
+  const slowOptions = () => ({
+    ...options(),
+    routes: [{ match: 'slow-model', upstream: openAICompatible({ baseURL: `${slow.url}/v1`, apiKey: 'sk-upstream-slow-0000', name: 'slow' }), retries: 0 }],
+  });
+  const mounts = {
+    Express: () => {
+      const app = express();
+      app.use(expressGateway(slowOptions()));
+      return listen(app);
+    },
+    Koa: () => {
+      const app = new Koa();
+      app.use(koaGateway(slowOptions()));
+      return listen(app.callback());
+    },
+  };
+
+  it.each(Object.keys(mounts) as Array<keyof typeof mounts>)('%s: the request ends once, with the gateway’s own failure, not the framework’s default status', async (name) => {
+    const server = await mounts[name]();
+    try {
+      const abort = new AbortController();
+      const sent = fetch(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'slow-model', messages: user }),
+        signal: abort.signal,
+      });
+      setTimeout(() => abort.abort(), 100);
+      await expect(sent).rejects.toThrow();
+      await eventually(() => expect(requestLines()).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(requestLines()).toHaveLength(1);
+      const line = requestLines()[0]!.object;
+      // Express's default status is 200 and Koa's 404: neither may be reported for a request nobody answered.
+      expect(line).toMatchObject({ aborted: true, model: 'slow-model' });
+      expect(line.status).toBeGreaterThanOrEqual(500);
+      expect(typeof line.errorType).toBe('string');
+      expect(requestSpans()).toHaveLength(1);
+      expect(requestSpans()[0]!.attributes['http.response.status_code']).toBe(line.status);
+    } finally {
+      await server.close();
+    }
+  });
+});
