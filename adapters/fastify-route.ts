@@ -27,6 +27,7 @@ export function createFastifyRoute(gateway: Gateway, urlOf: UrlOf): (request: Fa
       // As for an async handler that throws (a header value Node refuses...): Fastify's error handling answers.
       .catch((error: unknown) => {
         if (!reply.sent) void reply.send(error);
+        else reply.log.error({ err: error }, 'modelgate: the answer failed after its head was sent');
       });
   };
 }

@@ -82,6 +82,10 @@ export interface Principal {
   allowedModels?: readonly string[];
   /** Anything else the verifier wants to carry along (tenant, plan...). */
   metadata?: Record<string, unknown>;
-  /** This principal's own limits, used instead of the gateway's `limits.rules`. */
+  /**
+   * This principal's own limits, used instead of the gateway's `limits.rules`. Each array is
+   * compiled once and its rules copied: to change limits, return a new array (a rule changed
+   * in place has no effect).
+   */
   limits?: readonly LimitRule[];
 }

@@ -71,6 +71,7 @@ export interface LimitsOptions {
   /**
    * Rules for every principal. A principal returned by `verify` (or
    * `authenticateWith`) that carries its own `limits` uses those instead.
+   * Rules are copied when first used: changing one in place has no effect.
    */
   rules?: readonly LimitRule[];
   /** Where counters live. Default: an in-memory store (one instance only). */

@@ -58,8 +58,14 @@ export interface CompiledRule {
 
 const MICRO = 1_000_000;
 
+/**
+ * Compiles rules once per rules array. Each rule is copied here, so a rule
+ * changed in place later has no effect (consistently, for every kind of
+ * limit); new limits take a new array.
+ */
 export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
-  return rules.map((rule) => {
+  return rules.map((given) => {
+    const rule = snapshotRule(given);
     const patterns = rule.models === undefined ? undefined : typeof rule.models === 'string' ? [rule.models] : [...rule.models];
     const tests = patterns?.map((pattern) => globToRegExp(pattern));
     return {
@@ -71,6 +77,15 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
       concurrentMeter: rule.concurrent !== undefined ? { kind: 'concurrent', limit: rule.concurrent } : undefined,
     };
   });
+}
+
+function snapshotRule(rule: LimitRule): LimitRule {
+  const copy: LimitRule = { ...rule };
+  if (rule.requests) copy.requests = { ...rule.requests };
+  if (rule.tokens) copy.tokens = { ...rule.tokens };
+  if (rule.budget) copy.budget = { ...rule.budget };
+  if (Array.isArray(rule.models)) copy.models = [...rule.models];
+  return copy;
 }
 
 /** The price of `model`: an exact key first, then the first glob that matches. */

@@ -4,7 +4,7 @@
  * counter keys, reservations for n > 1, prices, and the in-process gateway
  * with the default memory store (per-model rules, eachModel, principal limits).
  */
-import { createGateway, type GatewayResponse } from 'modelgate';
+import { createGateway, type GatewayResponse, type LimitRule } from 'modelgate';
 import { describe, expect, it } from 'vitest';
 import { applyLimitHeaders, formatDuration, formatResetTime } from '../../../src/limits/limit-headers.js';
 import { compileRules, costMicros, planLimits, priceOf } from '../../../src/limits/plan-limits.js';
@@ -55,6 +55,20 @@ describe('planning', () => {
     expect(plan('p', 'gpt-4o-mini').checks.map((check) => check.key)).toEqual(['{p}:*:rq', '{p}:*:cc', '{p}:gpt-*:gpt-4o-mini:rq']);
     const leases = new Set(Array.from({ length: 100 }, () => plan('p', 'gpt-4o').checks.find((check) => check.kind === 'concurrency')));
     expect(new Set([...leases].map((check) => (check?.kind === 'concurrency' ? check.leaseId : undefined))).size).toBe(100);
+  });
+
+  it('copies the rules when compiling: a rule changed in place later changes nothing, for every kind, and never breaks planning', () => {
+    const given: LimitRule[] = [{ requests: { limit: 1 }, tokens: { limit: 1000 } }];
+    const rules = compileRules(given);
+    const plan = () => planLimits({ principalId: 'p', model: 'gpt-4o', rules, estimate, prices: undefined, leaseMs: 1000 });
+    const before = plan();
+    given[0]!.requests!.limit = 100;
+    given[0]!.tokens!.limit = 5;
+    given[0]!.concurrent = 5;
+    const after = plan();
+    expect(after.checks).toEqual(before.checks);
+    expect(after.meters).toEqual(before.meters);
+    expect(after.checks.map((check) => check.kind)).toEqual(['bucket', 'bucket']);
   });
 
   it('reserves input per call and output per choice (fan-out: 3 calls, 3 choices)', () => {
