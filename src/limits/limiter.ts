@@ -19,6 +19,7 @@ import type { CheckState } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
 import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type Meter, planLimits } from './plan-limits.js';
 import { createSettlement, type Settlement } from './settlement.js';
+import { abortSourceOf } from '../upstreams/abort-source.js';
 
 export interface Limiter {
   /** Runs `call` under the caller's limits (model-call endpoints only; others run as they are). */
@@ -161,7 +162,7 @@ export function createLimiter(options: LimitsOptions): Limiter {
       if (body.stream === true && ctx.route?.onClientAbort !== 'drain') {
         // Backstop for a stream never started when the client left (a started one reports its usage; a
         // non-streamed call fails or reports when its upstream call is aborted).
-        const signal = ctx.request.signal;
+        const signal = abortSourceOf(ctx.request);
         const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
         settlement = createSettlement(guarded, store, plan, result, estimate, calls, () => signal.removeEventListener('abort', onAbort));
         signal.addEventListener('abort', onAbort, { once: true });

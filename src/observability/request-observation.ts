@@ -17,6 +17,7 @@ import type { Attributes } from './genai-attributes.js';
 import { observeBody } from './observe-body.js';
 import type { ObservabilitySignals } from './observability.js';
 import type { Span } from './otel-signals.js';
+import { type AbortSource, abortSourceOf } from '../upstreams/abort-source.js';
 
 /** Route templates of the endpoints (the span name's `http.route`). */
 const ROUTES: Record<string, string> = {
@@ -60,7 +61,8 @@ interface Summary {
   principalId: string | undefined;
   model: string | undefined;
   stream: boolean;
-  signal: AbortSignal;
+  /** The client's aborts (read for `aborted` at the end; see abort-source.ts for why not an AbortSignal). */
+  signal: AbortSource;
 }
 
 export class RequestObservation {
@@ -170,7 +172,7 @@ export class RequestObservation {
       principalId: ctx.principal?.id,
       model: requestedModel(ctx)?.slice(0, MAX_MODEL_LENGTH),
       stream,
-      signal: ctx.request.signal,
+      signal: abortSourceOf(ctx.request),
     };
   }
 
