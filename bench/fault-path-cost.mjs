@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDist } from './lib/build-dist.mjs';
 import { CHAT_JSON, CHAT_STREAM } from './lib/wire-bodies.mjs';
-import { cpuPerCall, drain, median } from './lib/in-process.mjs';
+import { cannedUpstream, chatStreamChunks, cpuPerCall, drain, median } from './lib/in-process.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 await ensureDist(ROOT, { log: (message) => process.stderr.write(`${message}\n`) });
@@ -35,24 +35,11 @@ const padded = (() => {
   json.choices[0].message.content = 'x'.repeat(64 * 1024 - CHAT_JSON.byteLength);
   return Buffer.from(JSON.stringify(json));
 })();
-const streamChunks = [CHAT_STREAM.head, ...Array.from({ length: 48 }, () => CHAT_STREAM.body), CHAT_STREAM.tail];
+const streamChunks = chatStreamChunks(CHAT_STREAM);
 
 function upstream(kind) {
-  return {
-    name: 'memory',
-    format: 'chat',
-    async send() {
-      if (kind === 'stream-50') {
-        return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: (async function* () { yield* streamChunks; })() };
-      }
-      const bytes = kind === 'json-64k' ? padded : CHAT_JSON;
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) },
-        body: (async function* () { yield bytes; })(),
-      };
-    },
-  };
+  const bytes = kind === 'json-64k' ? padded : CHAT_JSON;
+  return cannedUpstream({ name: 'memory', format: 'chat', stream: kind === 'stream-50', chunks: streamChunks, bytes });
 }
 
 function gatewayFor(kind, deadline) {

@@ -29,7 +29,7 @@ import { loadavg } from 'node:os';
 import { ensureDist } from './lib/build-dist.mjs';
 import { CHAT_JSON, CHAT_STREAM, MESSAGES_JSON } from './lib/wire-bodies.mjs';
 import { smallChat, smallMessages } from './lib/payloads.mjs';
-import { cpuPerCall, drain, median } from './lib/in-process.mjs';
+import { cannedUpstream, chatStreamChunks, cpuPerCall, drain, median } from './lib/in-process.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 // DIST=<dir> measures another build (e.g. a copy of an older commit's dist/) for A/B runs.
@@ -45,27 +45,13 @@ const CASES = (process.env.CASES ?? 'chat,messages,stream-50').split(',');
 const ONLY = process.env.PROFILE_ONLY;
 const ONLY_MODES = process.env.MODES?.split(',');
 
-const streamChunks = [CHAT_STREAM.head, ...Array.from({ length: 48 }, () => CHAT_STREAM.body), CHAT_STREAM.tail];
+const streamChunks = chatStreamChunks(CHAT_STREAM);
 const SERVER = { address: '127.0.0.1', port: 8080 };
 
 function upstream(kind) {
   const format = kind === 'messages' ? 'messages' : 'chat';
-  return {
-    name: `memory-${format}`,
-    format,
-    server: SERVER,
-    async send() {
-      if (kind === 'stream-50') {
-        return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: (async function* () { yield* streamChunks; })() };
-      }
-      const bytes = kind === 'messages' ? MESSAGES_JSON : CHAT_JSON;
-      return {
-        status: 200,
-        headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) },
-        body: (async function* () { yield bytes; })(),
-      };
-    },
-  };
+  const bytes = kind === 'messages' ? MESSAGES_JSON : CHAT_JSON;
+  return cannedUpstream({ name: `memory-${format}`, format, server: SERVER, stream: kind === 'stream-50', chunks: streamChunks, bytes });
 }
 
 function requestFor(kind) {

@@ -16,3 +16,28 @@ export async function cpuPerCall(count, fn) {
 }
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The 50 events of the chat stream the cost scripts relay (head, 48 bodies, tail). */
+export function chatStreamChunks(stream) {
+  return [stream.head, ...Array.from({ length: 48 }, () => stream.body), stream.tail];
+}
+
+/**
+ * An upstream in the same process that answers at once: `chunks` as an SSE
+ * stream when `stream`, else the JSON `bytes`.
+ */
+export function cannedUpstream({ name, format, server, stream, chunks, bytes }) {
+  return {
+    name,
+    format,
+    ...(server ? { server } : {}),
+    async send() {
+      if (stream) return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: (async function* () { yield* chunks; })() };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'content-length': String(bytes.byteLength) },
+        body: (async function* () { yield bytes; })(),
+      };
+    },
+  };
+}
