@@ -56,6 +56,18 @@ const NAMES = {
   },
 } as const;
 
+// The limit shown is nearly always the same few numbers: the last one's text is kept.
+let lastLimit = Number.NaN;
+let lastLimitText = '';
+
+function limitText(limit: number): string {
+  if (limit !== lastLimit) {
+    lastLimit = limit;
+    lastLimitText = String(limit);
+  }
+  return lastLimitText;
+}
+
 function put(
   headers: Record<string, string>,
   format: WireFormat,
@@ -67,7 +79,7 @@ function put(
 ): void {
   if (shown < 0) return;
   const state = states[shown]!;
-  headers[names[0]] = String(meters[shown]!.limit);
+  headers[names[0]] = limitText(meters[shown]!.limit);
   headers[names[1]] = String(state.remaining);
   headers[names[2]] = format === 'chat' ? formatDuration(state.resetMs) : formatResetTime(nowMs, state.resetMs);
 }

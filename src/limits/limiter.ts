@@ -12,12 +12,12 @@ import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayResponse } from '../types.js';
 import { estimateCall, loadedTokenCounters, loadTokenCounters, upstreamCalls } from './estimate-call.js';
-import { guardStore } from './guarded-store.js';
+import { guardStore, type Reservation } from './guarded-store.js';
 import { limitHeaders } from './limit-headers.js';
 import type { LimitRule, LimitsOptions } from './limit-options.js';
 import type { CheckState } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
-import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type Meter, planLimits } from './plan-limits.js';
+import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type Meter, type PlanInput, planLimits } from './plan-limits.js';
 import { createSettlement, type Settlement } from './settlement.js';
 import { abortSourceOf } from '../upstreams/abort-source.js';
 
@@ -133,8 +133,63 @@ export function createLimiter(options: LimitsOptions): Limiter {
   const leaseMs = (options.concurrencyLeaseSeconds ?? 600) * 1000;
   if (needsEstimate(defaultRules.all)) void loadTokenCounters();
 
+  /** Runs `call` for an admitted request and settles when its usage is in (or it fails). */
+  const admitted = (
+    ctx: GatewayContext,
+    call: () => Promise<GatewayResponse>,
+    plan: LimitPlan,
+    { result, store }: Reservation,
+    estimate: CallEstimate | undefined,
+    endpoint: string,
+    body: Readonly<Record<string, unknown>>,
+  ): Promise<GatewayResponse> => {
+    const calls = upstreamCalls(endpoint, body, ctx.route);
+    let settlement: Settlement;
+    if (body.stream === true && ctx.route?.onClientAbort !== 'drain') {
+      // Backstop for a stream never started when the client left (a started one reports its usage; a
+      // non-streamed call fails or reports when its upstream call is aborted).
+      const signal = abortSourceOf(ctx.request);
+      const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
+      settlement = createSettlement(guarded, store, plan, result, estimate, calls, () => signal.removeEventListener('abort', onAbort));
+      signal.addEventListener('abort', onAbort, { once: true });
+    } else {
+      settlement = createSettlement(guarded, store, plan, result, estimate, calls);
+    }
+    ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
+    return call().catch((error: unknown) => {
+      settlement.finish();
+      throw error;
+    });
+  };
+
+  /** Applies the reservation's headers; a refusal throws the 429. */
+  const answer = (ctx: GatewayContext, plan: LimitPlan, { result }: Reservation): void => {
+    const headers = limitHeaders(ctx.format, plan.meters, result.states, result.now);
+    ctx.limitHeaders = headers;
+    if (!result.ok) throw refusal(plan, result.states, headers);
+  };
+
+  /** The path of a store that answers later (Redis, a custom one) or of a token or budget rule (the tokenizer may load); `planned` when the plan is made already. */
+  const runLater = async (
+    ctx: GatewayContext,
+    call: () => Promise<GatewayResponse>,
+    input: PlanInput,
+    sized: boolean,
+    endpoint: string,
+    body: Readonly<Record<string, unknown>>,
+    planned?: LimitPlan,
+  ): Promise<GatewayResponse> => {
+    // The prompt is counted once per request, here, and only when a token or budget limit applies.
+    const estimate = sized ? estimateCall(loadedTokenCounters() ?? (await loadTokenCounters()), endpoint, body, ctx.route, expectedOutputTokens) : undefined;
+    if (estimate) input.estimate = estimate;
+    const plan = planned ?? planLimits(input);
+    const reservation = guarded.reserveNow(plan.checks) ?? (await guarded.reserve(plan.checks));
+    answer(ctx, plan, reservation);
+    return admitted(ctx, call, plan, reservation, estimate, endpoint, body);
+  };
+
   return {
-    async run(ctx, call) {
+    run(ctx, call) {
       const endpoint = ctx.endpoint?.name;
       const principal = ctx.principal;
       const body = ctx.body;
@@ -142,40 +197,18 @@ export function createLimiter(options: LimitsOptions): Limiter {
       const model = String(body.model);
       const { rules, sized } = rulesOf(principal.limits).forModel(model);
       if (rules.length === 0) return call();
-      // The prompt is counted once per request, here, and only when a token or budget limit applies.
-      const estimate = sized ? estimateCall(loadedTokenCounters() ?? (await loadTokenCounters()), endpoint, body, ctx.route, expectedOutputTokens) : undefined;
-      const plan = planLimits({
-        principalId: principal.id,
-        model,
-        rules,
-        estimate: estimate ?? NO_ESTIMATE,
-        prices: options.prices,
-        leaseMs,
-      });
-      const { result, store } = guarded.reserveNow(plan.checks) ?? (await guarded.reserve(plan.checks));
-      const headers = limitHeaders(ctx.format, plan.meters, result.states, result.now);
-      ctx.limitHeaders = headers;
-      if (!result.ok) throw refusal(plan, result.states, headers);
-
-      const calls = upstreamCalls(endpoint, body, ctx.route);
-      let settlement: Settlement;
-      if (body.stream === true && ctx.route?.onClientAbort !== 'drain') {
-        // Backstop for a stream never started when the client left (a started one reports its usage; a
-        // non-streamed call fails or reports when its upstream call is aborted).
-        const signal = abortSourceOf(ctx.request);
-        const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
-        settlement = createSettlement(guarded, store, plan, result, estimate, calls, () => signal.removeEventListener('abort', onAbort));
-        signal.addEventListener('abort', onAbort, { once: true });
-      } else {
-        settlement = createSettlement(guarded, store, plan, result, estimate, calls);
-      }
-      ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
+      const input: PlanInput = { principalId: principal.id, model, rules, estimate: NO_ESTIMATE, prices: options.prices, leaseMs };
+      if (sized) return runLater(ctx, call, input, sized, endpoint, body);
+      // No promise of its own when the store answers at once (the in-memory one): a request limit costs a few µs.
+      const plan = planLimits(input);
+      const reservation = guarded.reserveNow(plan.checks);
+      if (reservation === undefined) return runLater(ctx, call, input, sized, endpoint, body, plan);
       try {
-        return await call();
+        answer(ctx, plan, reservation);
       } catch (error) {
-        settlement.finish();
-        throw error;
+        return Promise.reject(error);
       }
+      return admitted(ctx, call, plan, reservation, undefined, endpoint, body);
     },
   };
 }

@@ -22,7 +22,8 @@ export function isSyncStore(store: LimitStore): store is SyncLimitStore {
 }
 
 interface Bucket { level: number; at: number; expiresAt: number }
-interface Leases { leases: Map<string, number>; expiresAt: number }
+/** `due`: no lease expires before it (the earliest expiry, or less), so most checks skip walking the leases. */
+interface Leases { leases: Map<string, number>; expiresAt: number; due: number }
 interface Spend { period: number; spent: number; expiresAt: number }
 
 type Entry = Bucket | Leases | Spend;
@@ -71,19 +72,35 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
   };
 
   /**
-   * The open leases of `key`. Expired ones are dropped from the oldest on
-   * (insertion order), stopping at the first live one; the whole set is
-   * swept only when it looks full, so admission is exact and a request does
-   * not pay for walking every open lease.
+   * The number of open leases of `key`. Expired ones are dropped from the
+   * oldest on (insertion order), stopping at the first live one, and only
+   * when one can have expired (`due`); the whole set is swept only when it
+   * looks full, so admission is exact and a request does not pay for walking
+   * every open lease.
    */
-  const leasesOf = (key: string, now: number, limit: number): Map<string, number> => {
-    const leases = live<Leases>(key, now)?.leases ?? new Map<string, number>();
-    for (const [id, expiresAt] of leases) {
-      if (expiresAt > now) break;
-      leases.delete(id);
+  const openLeases = (key: string, now: number, limit: number): number => {
+    const entry = live<Leases>(key, now);
+    if (entry === undefined) return 0;
+    const leases = entry.leases;
+    if (now >= entry.due) {
+      entry.due = Infinity;
+      for (const [id, expiresAt] of leases) {
+        if (expiresAt > now) {
+          entry.due = expiresAt;
+          break;
+        }
+        leases.delete(id);
+      }
     }
-    if (leases.size >= limit) for (const [id, expiresAt] of leases) if (expiresAt <= now) leases.delete(id);
-    return leases;
+    if (leases.size >= limit) {
+      let due = Infinity;
+      for (const [id, expiresAt] of leases) {
+        if (expiresAt <= now) leases.delete(id);
+        else if (expiresAt < due) due = expiresAt;
+      }
+      entry.due = due;
+    }
+    return leases.size;
   };
 
   const inspect = (check: LimitCheck, now: number): CheckState => {
@@ -95,7 +112,7 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
         return { remaining: Math.max(0, Math.floor(after)), resetMs: Math.ceil(((check.capacity - after) * check.windowMs) / check.capacity), retryAfterMs, period: 0 };
       }
       case 'concurrency': {
-        const open = leasesOf(check.key, now, check.limit).size;
+        const open = openLeases(check.key, now, check.limit);
         const fits = open < check.limit;
         return { remaining: Math.max(0, check.limit - open - (fits ? 1 : 0)), resetMs: 0, retryAfterMs: check.limit < 1 ? -1 : fits ? 0 : 1000, period: 0 };
       }
@@ -119,10 +136,11 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
       case 'concurrency': {
         const entry = live<Leases>(check.key, now);
         const expiresAt = now + check.leaseMs;
-        if (entry === undefined) entries.set(check.key, { leases: new Map([[check.leaseId, expiresAt]]), expiresAt });
+        if (entry === undefined) entries.set(check.key, { leases: new Map([[check.leaseId, expiresAt]]), expiresAt, due: expiresAt });
         else {
           entry.leases.set(check.leaseId, expiresAt);
-          entry.expiresAt = Math.max(entry.expiresAt, expiresAt);
+          if (expiresAt > entry.expiresAt) entry.expiresAt = expiresAt;
+          if (expiresAt < entry.due) entry.due = expiresAt;
         }
         return;
       }

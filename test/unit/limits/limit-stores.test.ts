@@ -222,6 +222,21 @@ describe('memory store with a clock', () => {
     expect((await store.reserve([lease('z', 1000)])).ok).toBe(true);
   });
 
+  it('stops counting each lease as soon as it expires, below the limit too (remaining exact)', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: 'cc', limit: 3, leaseMs: 1000, leaseId });
+    expect((await store.reserve([lease('a')])).states[0]!.remaining).toBe(2);
+    now = 500;
+    expect((await store.reserve([lease('b')])).states[0]!.remaining).toBe(1);
+    now = 1001; // a expired, b open: b and c count
+    expect((await store.reserve([lease('c')])).states[0]!.remaining).toBe(1);
+    now = 1501; // b expired too: c and d count
+    expect((await store.reserve([lease('d')])).states[0]!.remaining).toBe(1);
+    now = 2600; // c and d expired too
+    expect((await store.reserve([lease('e')])).states[0]!.remaining).toBe(2);
+  });
+
   it('keeps refilling a bucket that is updated in place, request after request', async () => {
     let now = 0;
     const store = memoryLimitStore({ now: () => now });
