@@ -2,6 +2,7 @@
  * Authentication step: candidate keys → principal, or a 401.
  */
 import { GatewayError } from '../errors.js';
+import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import type { GatewayRequest, Principal } from '../types.js';
 import { readCredentials, type CredentialSource } from './read-credentials.js';
 import type { VerifyKey } from './verify-key.js';
@@ -31,17 +32,55 @@ export async function authenticateKey(
   source: CredentialSource,
   verify: VerifyKey,
 ): Promise<{ principal: Principal; key: string }> {
+  return authenticateKeyNow(request, source, verify);
+}
+
+interface Authenticated {
+  principal: Principal;
+  key: string;
+}
+
+function invalidKey(): GatewayError {
+  return new GatewayError('AUTHENTICATION_FAILED', 'Invalid API key: the key sent is not one this gateway accepts.', {
+    chatCode: 'invalid_api_key',
+  });
+}
+
+/**
+ * {@link authenticateKey} without a promise while the verifier answers at
+ * once (the built-in key list does); throws synchronously then.
+ *
+ * @internal
+ */
+export function authenticateKeyNow(request: GatewayRequest, source: CredentialSource, verify: VerifyKey): MaybePromise<Authenticated> {
   const keys = readCredentials(request.headers, source);
   if (keys.length === 0) {
     throw new GatewayError('AUTHENTICATION_FAILED', missingKeyMessage(source), { chatCode: 'invalid_api_key' });
   }
-  for (const key of keys) {
-    const principal = await verify(key, request);
-    if (principal) return { principal, key };
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!;
+    const verified = verify(key, request);
+    if (isThenable(verified)) return verifyLater(request, keys, index, verified, verify);
+    if (verified) return { principal: verified, key };
   }
-  throw new GatewayError('AUTHENTICATION_FAILED', 'Invalid API key: the key sent is not one this gateway accepts.', {
-    chatCode: 'invalid_api_key',
-  });
+  throw invalidKey();
+}
+
+/** The rest of {@link authenticateKeyNow} once a verifier answered with a promise (for `keys[index]`). */
+async function verifyLater(
+  request: GatewayRequest,
+  keys: readonly string[],
+  index: number,
+  pending: PromiseLike<Principal | null>,
+  verify: VerifyKey,
+): Promise<Authenticated> {
+  const first = await pending;
+  if (first) return { principal: first, key: keys[index]! };
+  for (let next = index + 1; next < keys.length; next++) {
+    const principal = await verify(keys[next]!, request);
+    if (principal) return { principal, key: keys[next]! };
+  }
+  throw invalidKey();
 }
 
 /** Throws `PERMISSION_DENIED` when the principal may not use `model`. */

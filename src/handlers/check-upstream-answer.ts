@@ -9,6 +9,7 @@
  */
 import { GatewayError } from '../errors.js';
 import { isJsonContentType } from '../read-json-body.js';
+import { UpstreamBody } from '../upstreams/http-client.js';
 import type { UpstreamResponse } from '../upstreams/upstream.js';
 
 /** Largest non-streamed upstream answer read (64 MiB); a larger one is a 502. */
@@ -40,13 +41,27 @@ function badAnswer(upstream: string, what: string): GatewayError {
 }
 
 /** Reads a body whole, up to `limit` bytes; one chunk is returned as is, without copying. */
-async function readWithin(body: AsyncIterable<Uint8Array>, limit: number, upstream: string): Promise<Uint8Array> {
+function readWithin(body: AsyncIterable<Uint8Array>, limit: number, upstream: string): Promise<Uint8Array> {
+  if (body instanceof UpstreamBody) {
+    return body.readAll(limit).then((bytes) => {
+      if (bytes === undefined) throw tooLarge(upstream, limit);
+      return bytes;
+    });
+  }
+  return iterateWithin(body, limit, upstream);
+}
+
+function tooLarge(upstream: string, limit: number): GatewayError {
+  return badAnswer(upstream, `sent a response larger than this gateway's ${limit}-byte limit`);
+}
+
+async function iterateWithin(body: AsyncIterable<Uint8Array>, limit: number, upstream: string): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
     // Leaving the loop ends the iteration, which destroys the upstream body.
-    if (size > limit) throw badAnswer(upstream, `sent a response larger than this gateway's ${limit}-byte limit`);
+    if (size > limit) throw tooLarge(upstream, limit);
     chunks.push(chunk);
   }
   if (chunks.length === 1) return chunks[0]!;
@@ -63,13 +78,16 @@ async function readWithin(body: AsyncIterable<Uint8Array>, limit: number, upstre
  *   incomplete answer; the body's own read errors (504 when the upstream
  *   fell silent, 502 when it closed the connection) as they come.
  */
-export async function readCompleteJson(response: UpstreamResponse, upstream: string, limit = MAX_UPSTREAM_JSON_BYTES): Promise<CompleteJson> {
+export function readCompleteJson(response: UpstreamResponse, upstream: string, limit = MAX_UPSTREAM_JSON_BYTES): Promise<CompleteJson> {
   const contentType = response.headers['content-type'];
   if (contentType !== undefined && !isJsonContentType(contentType)) {
-    await dropBody(response.body);
-    throw badAnswer(upstream, `answered ${response.status} with content type ${mediaType(contentType) || 'none'} instead of JSON`);
+    const refused = badAnswer(upstream, `answered ${response.status} with content type ${mediaType(contentType) || 'none'} instead of JSON`);
+    return dropBody(response.body).then(() => Promise.reject(refused));
   }
-  const bytes = await readWithin(response.body, limit, upstream);
+  return readWithin(response.body, limit, upstream).then((bytes) => checkCompleteJson(response, upstream, bytes));
+}
+
+function checkCompleteJson(response: UpstreamResponse, upstream: string, bytes: Uint8Array): CompleteJson {
   const announced = response.headers['content-length'];
   if (announced !== undefined && Number(announced) !== bytes.byteLength) {
     throw badAnswer(upstream, `sent ${bytes.byteLength} of the ${announced} bytes it announced`);

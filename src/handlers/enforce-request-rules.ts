@@ -10,7 +10,8 @@ import type { GatewayRuntime } from '../gateway-runtime.js';
 import { adaptThinking } from '../models/adapt-thinking.js';
 import { enforceModelRules, type RuleInput, unknownModelError } from '../models/enforce-model-rules.js';
 import { DEFAULT_REASONING_BUDGETS } from '../translate/map-reasoning-effort.js';
-import { noRouteError } from '../upstreams/routes.js';
+import { isThenable, type MaybePromise } from '../maybe-promise.js';
+import { noRouteError, type Router } from '../upstreams/routes.js';
 
 /** The rule view of a chat request: its `stop` read as stop sequences. */
 function chatRuleInput(body: Record<string, unknown>): RuleInput {
@@ -32,12 +33,28 @@ function toChatFieldError(error: unknown, body: Record<string, unknown>): unknow
 }
 
 export async function enforceRequestRules(ctx: GatewayContext, runtime: GatewayRuntime): Promise<void> {
-  const body = ctx.body;
-  const endpoint = ctx.endpoint;
-  if (!body || !endpoint) return;
+  return enforceRequestRulesNow(ctx, runtime);
+}
+
+/**
+ * {@link enforceRequestRules} without a promise once the router is loaded
+ * (a refusal throws synchronously then).
+ *
+ * @internal
+ */
+export function enforceRequestRulesNow(ctx: GatewayContext, runtime: GatewayRuntime): MaybePromise<void> {
+  if (!ctx.body || !ctx.endpoint) return;
+  const router = runtime.router();
+  if (isThenable(router)) return router.then((loaded) => applyRequestRules(ctx, runtime, loaded));
+  applyRequestRules(ctx, runtime, router);
+}
+
+function applyRequestRules(ctx: GatewayContext, runtime: GatewayRuntime, router: Router): void {
+  const body = ctx.body!;
+  const endpoint = ctx.endpoint!;
   const model = body.model as string;
   const entry = runtime.catalog.get(model);
-  const route = (await runtime.router()).resolve(model);
+  const route = router.resolve(model);
   // The messages interface serves the catalog's models, plus models of routes that opt in.
   if (endpoint.name !== 'chat.completions' && !entry && route?.route.serveMessages !== true) {
     throw unknownModelError(model, runtime.catalog);

@@ -46,17 +46,29 @@ function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentC
  * `readCompleteJson`), within the request's deadline; failures, the
  * upstream's or the answer's, are reported and thrown in the caller's terms.
  */
-async function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<CompleteJson> {
+function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<CompleteJson> {
+  // A success reads on with one promise for the body; a failure takes the general path.
+  if (!isSuccess(sent.response.status)) return readFailedAnswer(ctx, runtime, sent);
+  return readCompleteJson(sent.response, sent.plan.target.upstream.name).then(
+    (answer) => {
+      sent.deadline.clear();
+      return answer;
+    },
+    (error: unknown) => {
+      sent.deadline.clear();
+      throw reportFailure(ctx, runtime, sent, error);
+    },
+  );
+}
+
+/** An upstream's failure status: reported and thrown in the caller's terms. */
+async function readFailedAnswer(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<never> {
   try {
     await failIfUnsuccessful(ctx, runtime, sent);
-    try {
-      return await readCompleteJson(sent.response, sent.plan.target.upstream.name);
-    } catch (error) {
-      throw reportFailure(ctx, runtime, sent, error);
-    }
   } finally {
     sent.deadline.clear();
   }
+  throw new TypeError('readFailedAnswer: the answer was a success');
 }
 
 /** Parses a whole JSON answer, reports its usage and returns it (for translation). */
@@ -86,8 +98,11 @@ export function jsonResponse(sent: SentCall<CallPlan>, body: unknown): JsonRespo
  * the client gets either the whole answer, in one write, or a clean error
  * (never a 200 with a broken body); the cost is measured in BENCHMARKS.md.
  */
-export async function relayJsonBytes(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<BytesResponse> {
-  const { bytes, json } = await readCheckedJson(ctx, runtime, sent);
+export function relayJsonBytes(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<BytesResponse> {
+  return readCheckedJson(ctx, runtime, sent).then((answer) => bytesAnswer(ctx, runtime, sent, answer));
+}
+
+function bytesAnswer(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>, { bytes, json }: CompleteJson): BytesResponse {
   const { response, plan } = sent;
   const headers = relayedHeaders(response);
   headers['content-type'] = response.headers['content-type'] ?? 'application/json';

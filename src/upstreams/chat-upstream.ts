@@ -67,16 +67,21 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
     name,
     format: 'chat',
     server: serverOf(options.baseURL),
-    async send(call) {
-      const request = toRequest(call, name);
-      // callerHeaders builds a fresh object: the configured headers (which win) are added in place, not spread into a copy.
-      const headers: Record<string, string> = callerHeaders(call, isUnforwardableHeader);
-      if (options.headers !== undefined) Object.assign(headers, options.headers);
-      const key = call.callerKey ?? options.apiKey;
-      if (key !== undefined) headers.authorization = `Bearer ${key}`;
-      if (request.body !== undefined) headers['content-type'] = 'application/json';
-      headers.accept = call.stream ? 'text/event-stream' : 'application/json';
-      return client.send({ ...request, headers, signal: abortSourceOf(call) });
+    send(call) {
+      // Not async: the transport's promise is returned as it is (one promise fewer per call).
+      try {
+        const request = toRequest(call, name);
+        // callerHeaders builds a fresh object: the configured headers (which win) are added in place, not spread into a copy.
+        const headers: Record<string, string> = callerHeaders(call, isUnforwardableHeader);
+        if (options.headers !== undefined) Object.assign(headers, options.headers);
+        const key = call.callerKey ?? options.apiKey;
+        if (key !== undefined) headers.authorization = `Bearer ${key}`;
+        if (request.body !== undefined) headers['content-type'] = 'application/json';
+        headers.accept = call.stream ? 'text/event-stream' : 'application/json';
+        return client.send({ ...request, headers, signal: abortSourceOf(call) });
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     secrets: () => secrets,
     close: () => client.close(),

@@ -62,6 +62,8 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
+function ignore(): void {}
+
 /** A response body that can also be destroyed (the relay calls it on client abort). */
 export class UpstreamBody implements AsyncIterable<Uint8Array> {
   constructor(
@@ -75,6 +77,49 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
    */
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
     return readChunks(this.readable, this.mapError);
+  }
+
+  /**
+   * The whole body, or `undefined` (and the body destroyed) once it passes
+   * `limit` bytes. One promise for the body, where iterating costs one per
+   * chunk and a few more per layer.
+   *
+   * @internal
+   */
+  readAll(limit: number): Promise<Uint8Array | undefined> {
+    const { readable, mapError } = this;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const onData = (chunk: Buffer): void => {
+        size += chunk.byteLength;
+        if (size > limit) {
+          finish();
+          readable.destroy();
+          resolve(undefined);
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        finish();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      };
+      const onError = (error: unknown): void => {
+        finish();
+        reject(mapError(error));
+      };
+      const finish = (): void => {
+        readable.off('data', onData);
+        readable.off('end', onEnd);
+        readable.off('error', onError);
+        // Errors after the end (a late destroy) have nowhere to go.
+        readable.on('error', ignore);
+      };
+      readable.on('data', onData);
+      readable.once('end', onEnd);
+      readable.once('error', onError);
+    });
   }
 
   /** Aborts the response: undici closes its socket at once. */
@@ -156,11 +201,11 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const baseSearch = baseQuery.size > 0 ? `?${baseQuery.toString()}` : '';
 
   return {
-    async send(request) {
+    send(request) {
       const context = { upstream: name, timeouts, signal: request.signal };
-      let data: Dispatcher.ResponseData;
+      let pending: Promise<Dispatcher.ResponseData>;
       try {
-        data = await dispatcher.request({
+        pending = dispatcher.request({
           origin,
           path: `${basePath}${request.path}${searchOf(baseQuery, baseSearch, request.query)}`,
           method: request.method,
@@ -172,13 +217,19 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
           bodyTimeout: timeouts.idleMs,
         });
       } catch (error) {
-        throw toNetworkError(error, { ...context, phase: 'request' });
+        return Promise.reject(toNetworkError(error, { ...context, phase: 'request' }));
       }
-      return {
-        status: data.statusCode,
-        headers: flattenHeaders(data.headers),
-        body: new UpstreamBody(data.body, (error) => toNetworkError(error, { ...context, phase: 'body' })),
-      };
+      // One promise for the call (an async function with an await costs two, more under async hooks).
+      return pending.then(
+        (data): UpstreamResponse => ({
+          status: data.statusCode,
+          headers: flattenHeaders(data.headers),
+          body: new UpstreamBody(data.body, (error) => toNetworkError(error, { ...context, phase: 'body' })),
+        }),
+        (error: unknown) => {
+          throw toNetworkError(error, { ...context, phase: 'request' });
+        },
+      );
     },
     async close() {
       await ownAgent?.close();

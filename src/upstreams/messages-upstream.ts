@@ -98,18 +98,23 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
     name,
     format: 'messages',
     server: serverOf(options.baseURL),
-    async send(call) {
-      const request = toRequest(call, name);
-      // callerHeaders builds a fresh object: the configured headers (which win) are added in place, not spread into a copy.
-      const headers: Record<string, string> = callerHeaders(call, isUnforwardableHeader);
-      if (options.headers !== undefined) Object.assign(headers, options.headers);
-      headers['anthropic-version'] ??= version;
-      if (call.operation.startsWith('files.')) headers['anthropic-beta'] = withBeta(headers['anthropic-beta'], FILES_API_BETA);
-      const key = call.callerKey ?? options.apiKey;
-      if (key !== undefined) headers['x-api-key'] = key;
-      if (request.body !== undefined) headers['content-type'] = 'application/json';
-      if (call.operation !== 'files.content') headers.accept = call.stream ? 'text/event-stream' : 'application/json';
-      return client.send({ ...request, headers, signal: abortSourceOf(call) });
+    send(call) {
+      // Not async: the transport's promise is returned as it is (one promise fewer per call).
+      try {
+        const request = toRequest(call, name);
+        // callerHeaders builds a fresh object: the configured headers (which win) are added in place, not spread into a copy.
+        const headers: Record<string, string> = callerHeaders(call, isUnforwardableHeader);
+        if (options.headers !== undefined) Object.assign(headers, options.headers);
+        headers['anthropic-version'] ??= version;
+        if (call.operation.startsWith('files.')) headers['anthropic-beta'] = withBeta(headers['anthropic-beta'], FILES_API_BETA);
+        const key = call.callerKey ?? options.apiKey;
+        if (key !== undefined) headers['x-api-key'] = key;
+        if (request.body !== undefined) headers['content-type'] = 'application/json';
+        if (call.operation !== 'files.content') headers.accept = call.stream ? 'text/event-stream' : 'application/json';
+        return client.send({ ...request, headers, signal: abortSourceOf(call) });
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     secrets: () => secrets,
     close: () => client.close(),

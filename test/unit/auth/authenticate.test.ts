@@ -78,6 +78,30 @@ describe('authenticate: messages interface (bearer-or-api-key)', () => {
     expect(seen).toEqual(['sk-x']);
   });
 
+  it('a verifier that answers sometimes at once and sometimes later: every key is tried, in order', async () => {
+    const source2: CredentialSource = 'bearer-or-api-key';
+    const headers = { 'x-api-key': 'sk-x', authorization: 'Bearer sk-b' };
+    const cases: Array<[string, VerifyKey, string | undefined]> = [
+      ['at once null, then later valid', (key) => (key === 'sk-x' ? null : Promise.resolve({ id: key })), 'sk-b'],
+      ['later null, then at once valid', (key) => (key === 'sk-x' ? Promise.resolve(null) : { id: key }), 'sk-b'],
+      ['later null, then later null', () => Promise.resolve(null), undefined],
+      ['later valid first', (key) => Promise.resolve({ id: key }), 'sk-x'],
+    ];
+    for (const [, verify, expected] of cases) {
+      if (expected) expect((await authenticate(requestWith(headers), source2, verify)).id).toBe(expected);
+      else expect((await failure(authenticate(requestWith(headers), source2, verify))).status).toBe(401);
+    }
+  });
+
+  it('a verifier that throws or rejects fails the authentication with its error', async () => {
+    const boom = new Error('verifier down');
+    const throwing: VerifyKey = () => {
+      throw boom;
+    };
+    await expect(authenticate(requestWith({ 'x-api-key': GOOD }), source, throwing)).rejects.toBe(boom);
+    await expect(authenticate(requestWith({ 'x-api-key': GOOD }), source, () => Promise.reject(boom))).rejects.toBe(boom);
+  });
+
   it('both invalid → 401 without either key in the message', async () => {
     const error = await failure(
       authenticate(requestWith({ 'x-api-key': BAD, authorization: `Bearer ${BAD}x` }), source, staticVerify),
