@@ -5,8 +5,13 @@
  *
  * Steps: read the server's RSS; open `readers` streams that read
  * `readBytes` every `readEveryMs` and `stalled` streams that never read,
- * all of an upstream stream longer than anyone reads; wait `settleMs`;
- * then for `sampleMs` sample the server's RSS (highest counts) and, at the
+ * all of an upstream stream longer than anyone reads; wait `settleMs`, and
+ * then until the never-read streams' upstreams have stopped writing (two
+ * polls 500 ms apart with each of them under 64 KB more: the kernel's
+ * loopback buffers on both hops grow with TCP autotuning for a while before
+ * they are full) or `STABILISE_CAP_MS` has passed, whichever comes first (a
+ * relay that does not hold its upstream back never stabilises, and fails
+ * below); then for `sampleMs` sample the server's RSS (highest counts) and, at the
  * start and end of that window, the bytes the stub has written on each
  * open stream (the never-read ones ask for a stream of `unreadEvents`
  * events, so the stub's statistics tell them apart). *KB per stream* =
@@ -23,6 +28,30 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Most bytes a never-read stream's upstream may write during the sampling window and still count as held back. */
 const HELD_BACK_GROWTH = 256 * 1024;
+
+/** Longest wait, after `settleMs`, for the never-read streams' upstreams to stop writing. */
+const STABILISE_CAP_MS = 15_000;
+const STABILISE_POLL_MS = 500;
+const STABLE_GROWTH = 64 * 1024;
+
+/** Waits until the never-read upstreams wrote under STABLE_GROWTH each in two polls in a row (or the cap); returns the ms waited. */
+async function stabilise(stubOrigin, unreadEvents) {
+  const started = performance.now();
+  let last = await stubStreams(stubOrigin);
+  let quiet = 0;
+  while (performance.now() - started < STABILISE_CAP_MS && quiet < 2) {
+    await sleep(STABILISE_POLL_MS);
+    const now = await stubStreams(stubOrigin);
+    let most = 0;
+    for (const [id, stat] of now) {
+      const was = last.get(id);
+      if (stat.events === unreadEvents && was !== undefined) most = Math.max(most, stat.written - was.written);
+    }
+    quiet = most <= STABLE_GROWTH ? quiet + 1 : 0;
+    last = now;
+  }
+  return performance.now() - started;
+}
 
 async function stubStreams(stubOrigin) {
   const response = await fetch(`${stubOrigin}/stats/fast-streams`);
@@ -72,6 +101,7 @@ export async function runSlowReaders({ pid, origin, stubOrigin, request, unreadR
   ]);
   const openMs = performance.now() - started;
   await sleep(settleMs);
+  const stabiliseMs = await stabilise(stubOrigin, unreadEvents);
   const before = await stubStreams(stubOrigin);
   let rss = memory(pid).rss;
   const sampleEnd = performance.now() + sampleMs;
@@ -107,6 +137,7 @@ export async function runSlowReaders({ pid, origin, stubOrigin, request, unreadR
     ok: total - failed,
     failed,
     openMs,
+    stabiliseMs,
     baseRssMB: baseRss / 2 ** 20,
     peakRssMB: rss / 2 ** 20,
     memPerStreamKB: (rss - baseRss) / total / 1024,
