@@ -63,7 +63,10 @@ function newRequestId(request: GatewayRequest): string {
 }
 
 /** Starts the context of a request: request id, endpoint and the caller's interface. */
-export function createGatewayContext(request: GatewayRequest): GatewayContext {
+export function createGatewayContext(given: GatewayRequest): GatewayContext {
+  // JavaScript callers of `handle()` may leave out `signal` (the types require it): such a request is one
+  // its client never aborts. `in`, not a read: the node:http adapter's `signal` is made on first read.
+  const request = 'signal' in given ? given : { ...(given as GatewayRequest), signal: new AbortController().signal };
   const matched = matchEndpoint(request.method, request.url, request.headers);
   const isError = 'error' in matched;
   return {

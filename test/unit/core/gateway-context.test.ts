@@ -22,3 +22,26 @@ describe('createGatewayContext request ids', () => {
     expect(contextWith({ 'x-request-id': 'bad id\r\n' }).requestId).toMatch(/^req_[0-9a-f]{32}$/);
   });
 });
+
+describe('a request without a signal (JavaScript callers of handle())', () => {
+  it('is served like one whose client never aborts, with or without observability', async () => {
+    const { createGateway } = await import('../../../src/gateway.js');
+    const lines: unknown[] = [];
+    const logger = { info: (line: unknown) => lines.push(line), warn: () => {}, error: () => {}, debug: () => {}, child() { return logger; } };
+    for (const extra of [{}, { logger }]) {
+      const gateway = createGateway({ auth: { keys: ['sk-a'] }, ...extra });
+      const request = {
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
+        body: { model: 'vendora-sonnet-4-6', messages: [{ role: 'user', content: 'Say hi.' }], max_tokens: 16 },
+      };
+      // Built without `signal` on purpose: the types require it, JavaScript does not.
+      const response = await gateway.handle(request as unknown as Parameters<typeof gateway.handle>[0]);
+      expect(response.status).toBe(200);
+      expect(response.type).toBe('json');
+      await gateway.close();
+    }
+    expect(lines.length).toBe(1);
+  });
+});
