@@ -12,7 +12,7 @@ import { withResponseMeta } from '../observability/stream-meta.js';
 import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
 import { SSE_HEADERS } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
-import { isGatewayError } from '../errors.js';
+import { GatewayError, isGatewayError } from '../errors.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
 import { type CallPlan, clientAbort, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { checkEventStream, type CompleteJson, readCompleteJson } from './check-upstream-answer.js';
@@ -49,7 +49,15 @@ function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentC
 function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<CompleteJson> {
   // A success reads on with one promise for the body; a failure takes the general path.
   if (!isSuccess(sent.response.status)) return readFailedAnswer(ctx, runtime, sent);
-  return readCompleteJson(sent.response, sent.plan.target.upstream.name).then(
+  let reading: Promise<CompleteJson>;
+  try {
+    reading = readCompleteJson(sent.response, sent.plan.target.upstream.name);
+  } catch (error) {
+    // A custom upstream's malformed answer (no headers object, say): a bad answer like the others, a 502.
+    const name = sent.plan.target.upstream.name;
+    reading = Promise.reject(isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer this gateway could not read.`, { cause: error }));
+  }
+  return reading.then(
     (answer) => {
       sent.deadline.clear();
       return answer;

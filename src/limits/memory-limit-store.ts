@@ -22,8 +22,12 @@ export function isSyncStore(store: LimitStore): store is SyncLimitStore {
 }
 
 interface Bucket { level: number; at: number; expiresAt: number }
-/** `due`: no lease expires before it (the earliest expiry, or less), so most checks skip walking the leases. */
-interface Leases { leases: Map<string, number>; expiresAt: number; due: number }
+/**
+ * `ordered`: every lease was added with an expiry no earlier than all before it (one lease length,
+ * a clock that moves forward: the usual case), so the oldest lease left is the next to expire and
+ * checks before `due` (its expiry) can skip walking the leases. Otherwise every check walks them.
+ */
+interface Leases { leases: Map<string, number>; expiresAt: number; due: number; ordered: boolean }
 interface Spend { period: number; spent: number; expiresAt: number }
 
 type Entry = Bucket | Leases | Spend;
@@ -73,8 +77,8 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
 
   /**
    * The number of open leases of `key`. Expired ones are dropped from the
-   * oldest on (insertion order), stopping at the first live one, and only
-   * when one can have expired (`due`); the whole set is swept only when it
+   * oldest on (insertion order), stopping at the first live one (only when
+   * one can have expired: see `Leases`); the whole set is swept only when it
    * looks full, so admission is exact and a request does not pay for walking
    * every open lease.
    */
@@ -82,7 +86,7 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
     const entry = live<Leases>(key, now);
     if (entry === undefined) return 0;
     const leases = entry.leases;
-    if (now >= entry.due) {
+    if (now >= entry.due || !entry.ordered) {
       entry.due = Infinity;
       for (const [id, expiresAt] of leases) {
         if (expiresAt > now) {
@@ -136,10 +140,11 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
       case 'concurrency': {
         const entry = live<Leases>(check.key, now);
         const expiresAt = now + check.leaseMs;
-        if (entry === undefined) entries.set(check.key, { leases: new Map([[check.leaseId, expiresAt]]), expiresAt, due: expiresAt });
+        if (entry === undefined) entries.set(check.key, { leases: new Map([[check.leaseId, expiresAt]]), expiresAt, due: expiresAt, ordered: true });
         else {
           entry.leases.set(check.leaseId, expiresAt);
-          if (expiresAt > entry.expiresAt) entry.expiresAt = expiresAt;
+          if (expiresAt < entry.expiresAt) entry.ordered = false;
+          else entry.expiresAt = expiresAt;
           if (expiresAt < entry.due) entry.due = expiresAt;
         }
         return;

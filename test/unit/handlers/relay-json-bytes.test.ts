@@ -147,6 +147,22 @@ describe('relayed JSON answers', () => {
     expect(JSON.stringify(response.body)).toContain(`sent ${text.length} of the ${text.length + 10} bytes`);
   });
 
+  it('a 2xx answer a custom upstream builds without headers is a 502, reported once to onUsage like any failed call', async () => {
+    const upstream = {
+      name: 'headless',
+      format: 'chat',
+      async send() {
+        return { status: 200, body: [Buffer.from('{}')] };
+      },
+    } as unknown as Upstream;
+    const usage: UsageRecord[] = [];
+    const response = await call(upstream, usage);
+    expect(response.status).toBe(502);
+    expect(JSON.stringify(response.body)).toContain('Upstream \\"headless\\" sent an answer this gateway could not read.');
+    expect(usage).toHaveLength(1);
+    expect(usage[0]!.status).toBe(response.status);
+  });
+
   it('a body over the read limit is a 502 and its reading stops there', async () => {
     let yielded = 0;
     async function* body() {

@@ -222,7 +222,7 @@ describe('memory store with a clock', () => {
     expect((await store.reserve([lease('z', 1000)])).ok).toBe(true);
   });
 
-  it('stops counting each lease as soon as it expires, below the limit too (remaining exact)', async () => {
+  it('stops counting each lease as soon as it expires, below the limit too (one lease time: remaining exact)', async () => {
     let now = 0;
     const store = memoryLimitStore({ now: () => now });
     const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: 'cc', limit: 3, leaseMs: 1000, leaseId });
@@ -235,6 +235,19 @@ describe('memory store with a clock', () => {
     expect((await store.reserve([lease('d')])).states[0]!.remaining).toBe(1);
     now = 2600; // c and d expired too
     expect((await store.reserve([lease('e')])).states[0]!.remaining).toBe(2);
+  });
+
+  it('counts exactly after a release when lease times differ (a shorter lease added after a longer one)', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const lease = (leaseId: string, leaseMs: number) => ({ kind: 'concurrency' as const, key: 'cc', limit: 3, leaseMs, leaseId });
+    expect((await store.reserve([lease('a', 1000)])).ok).toBe(true);
+    expect((await store.reserve([lease('b', 100)])).ok).toBe(true);
+    now = 150; // b expired (behind a in insertion order)
+    expect((await store.reserve([lease('c', 1000)])).ok).toBe(true);
+    await store.settle([{ kind: 'concurrency', key: 'cc', leaseId: 'a' }]);
+    now = 200; // only c and d open
+    expect((await store.reserve([lease('d', 1000)])).states[0]!.remaining).toBe(1);
   });
 
   it('keeps refilling a bucket that is updated in place, request after request', async () => {
