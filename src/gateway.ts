@@ -91,13 +91,14 @@ function dispatch(ctx: GatewayContext, runtime: GatewayRuntime): Promise<Gateway
   }
 }
 
+/** The other endpoints (and a request that matched none: `requireEndpoint` rejects it). */
 async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
   const endpoint = requireEndpoint(ctx);
   switch (endpoint.name) {
     case 'chat.completions':
     case 'messages':
     case 'messages.count_tokens':
-      return dispatch(ctx, runtime);
+      return dispatch(ctx, runtime); // not reached (dispatch takes these): keeps the switch exhaustive
     case 'models.list':
       return listModels(servedModels(runtime.catalog, runtime.routedModels), endpoint.query, {
         ...(ctx.principal ? { principal: ctx.principal } : {}),
