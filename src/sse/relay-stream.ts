@@ -25,7 +25,7 @@ import { DEFAULT_SSE_MAX_BUFFER_SIZE, type SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
 import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions, type StreamTransform } from './relay-options.js';
 import { SseSplitter, type SseSink } from './sse-splitter.js';
-import { UpstreamReads } from './upstream-reads.js';
+import { UpstreamReads, type Wake } from './upstream-reads.js';
 import { redactError } from '../redact/redact-error.js';
 import { NO_SECRETS, type Redactor } from '../redact/redactor.js';
 
@@ -70,33 +70,50 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     return this;
   }
 
-  async next(): Promise<IteratorResult<Uint8Array, undefined>> {
-    for (;;) {
-      const chunk = this.queue.shift();
-      if (chunk !== undefined) return { done: false, value: chunk };
-      if (this.phase === 'done') return DONE;
-      if (this.phase === 'closing') {
-        this.finish();
-        return DONE;
-      }
-      const wake = await this.reads.wait();
-      switch (wake.kind) {
-        case 'heartbeat':
-          return { done: false, value: this.heartbeat };
-        case 'abort':
-          return DONE;
-        case 'chunk':
-          this.handleChunk(wake.chunk);
-          break;
-        case 'end':
-          this.fail(new GatewayError('UPSTREAM_ERROR', `Upstream "${this.name}" ended the stream before it was complete.`));
-          break;
-        case 'failure':
-          this.fail(toGatewayError(wake.error));
-          break;
-      }
+  /**
+   * Not an async function: a chunk already queued costs one resolved promise,
+   * a wait one `then` on the read (an async frame cost more, per event, and
+   * more again under async hooks).
+   */
+  next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    try {
+      return Promise.resolve(this.ready() ?? this.reads.wait().then(this.onWake));
+    } catch (error) {
+      return Promise.reject(error);
     }
   }
+
+  /** What `next()` answers without waiting, if anything. */
+  private ready(): IteratorResult<Uint8Array, undefined> | undefined {
+    const chunk = this.queue.shift();
+    if (chunk !== undefined) return { done: false, value: chunk };
+    if (this.phase === 'done') return DONE;
+    if (this.phase === 'closing') {
+      this.finish();
+      return DONE;
+    }
+    return undefined;
+  }
+
+  /** A wait ended: the next chunk, or another wait when the read produced nothing to send. */
+  private readonly onWake = (wake: Wake): IteratorResult<Uint8Array, undefined> | Promise<IteratorResult<Uint8Array, undefined>> => {
+    switch (wake.kind) {
+      case 'heartbeat':
+        return { done: false, value: this.heartbeat };
+      case 'abort':
+        return DONE;
+      case 'chunk':
+        this.handleChunk(wake.chunk);
+        break;
+      case 'end':
+        this.fail(new GatewayError('UPSTREAM_ERROR', `Upstream "${this.name}" ended the stream before it was complete.`));
+        break;
+      case 'failure':
+        this.fail(toGatewayError(wake.error));
+        break;
+    }
+    return this.ready() ?? this.reads.wait().then(this.onWake);
+  };
 
   /** The client stopped reading (the adapter's write failed or the socket closed). */
   async return(): Promise<IteratorResult<Uint8Array, undefined>> {
