@@ -17,7 +17,7 @@ import { handleCountTokens } from './handlers/count-tokens.js';
 import { handleFiles } from './handlers/files-endpoint.js';
 import { handleMessages } from './handlers/messages.js';
 import { listModels, retrieveModel, servedModels } from './handlers/models.js';
-import { enforceRequestRulesNow } from './handlers/enforce-request-rules.js';
+import { enforceRequestRules } from './handlers/enforce-request-rules.js';
 import { isThenable, type MaybePromise } from './maybe-promise.js';
 import { applyLimitHeaders } from './limits/limit-headers.js';
 import { applyTemperatureRuleFirst } from './handlers/temperature-first.js';
@@ -152,7 +152,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     if (!ctx.body) gateway.validate(ctx);
     assertModelAllowed(ctx.principal!, ctx.body!.model as string);
-    return enforceRequestRulesNow(ctx, runtime);
+    return enforceRequestRules(ctx, runtime);
   };
 
   /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), the limits, the call. */

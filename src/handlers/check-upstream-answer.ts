@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import { GatewayError } from '../errors.js';
+import { GatewayError, isGatewayError } from '../errors.js';
 import { isJsonContentType } from '../read-json-body.js';
 import { UpstreamBody } from '../upstreams/http-client.js';
 import type { UpstreamResponse } from '../upstreams/upstream.js';
@@ -79,12 +79,17 @@ async function iterateWithin(body: AsyncIterable<Uint8Array>, limit: number, ups
  *   fell silent, 502 when it closed the connection) as they come.
  */
 export function readCompleteJson(response: UpstreamResponse, upstream: string, limit = MAX_UPSTREAM_JSON_BYTES): Promise<CompleteJson> {
-  const contentType = response.headers['content-type'];
-  if (contentType !== undefined && !isJsonContentType(contentType)) {
-    const refused = badAnswer(upstream, `answered ${response.status} with content type ${mediaType(contentType) || 'none'} instead of JSON`);
-    return dropBody(response.body).then(() => Promise.reject(refused));
+  try {
+    const contentType = response.headers['content-type'];
+    if (contentType !== undefined && !isJsonContentType(contentType)) {
+      const refused = badAnswer(upstream, `answered ${response.status} with content type ${mediaType(contentType) || 'none'} instead of JSON`);
+      return dropBody(response.body).then(() => Promise.reject(refused));
+    }
+    return readWithin(response.body, limit, upstream).then((bytes) => checkCompleteJson(response, upstream, bytes));
+  } catch (error) {
+    // A custom upstream's malformed answer (no headers object, say): a bad answer like the others.
+    return Promise.reject(isGatewayError(error) ? error : badAnswer(upstream, 'sent an answer this gateway could not read'));
   }
-  return readWithin(response.body, limit, upstream).then((bytes) => checkCompleteJson(response, upstream, bytes));
 }
 
 function checkCompleteJson(response: UpstreamResponse, upstream: string, bytes: Uint8Array): CompleteJson {

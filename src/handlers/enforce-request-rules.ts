@@ -32,17 +32,13 @@ function toChatFieldError(error: unknown, body: Record<string, unknown>): unknow
   return new GatewayError(error.code, error.message.replace(/^stop_sequences:/, 'stop:'), { status: error.status, param, cause: error });
 }
 
-export async function enforceRequestRules(ctx: GatewayContext, runtime: GatewayRuntime): Promise<void> {
-  return enforceRequestRulesNow(ctx, runtime);
-}
-
 /**
- * {@link enforceRequestRules} without a promise once the router is loaded
- * (a refusal throws synchronously then).
+ * Resolves the route and applies the model rules: synchronously once the
+ * router is loaded (a refusal throws then), else after it loads.
  *
  * @internal
  */
-export function enforceRequestRulesNow(ctx: GatewayContext, runtime: GatewayRuntime): MaybePromise<void> {
+export function enforceRequestRules(ctx: GatewayContext, runtime: GatewayRuntime): MaybePromise<void> {
   if (!ctx.body || !ctx.endpoint) return;
   const router = runtime.router();
   if (isThenable(router)) return router.then((loaded) => applyRequestRules(ctx, runtime, loaded));

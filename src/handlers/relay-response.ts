@@ -12,7 +12,7 @@ import { withResponseMeta } from '../observability/stream-meta.js';
 import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
 import { SSE_HEADERS } from '../sse/sse-headers.js';
 import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
-import { GatewayError, isGatewayError } from '../errors.js';
+import { isGatewayError } from '../errors.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
 import { type CallPlan, clientAbort, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { checkEventStream, type CompleteJson, readCompleteJson } from './check-upstream-answer.js';
@@ -24,8 +24,8 @@ function isSuccess(status: number): boolean {
 }
 
 /** Throws the caller-format error for a failed upstream answer (after reporting it). */
-async function failIfUnsuccessful(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<void> {
-  if (isSuccess(sent.response.status)) return;
+/** An upstream's failure status (not 2xx): reported and thrown in the caller's terms. */
+async function throwUpstreamFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<never> {
   throw reportFailure(ctx, runtime, sent, await upstreamFailure(ctx, sent, runtime.redactor));
 }
 
@@ -47,36 +47,20 @@ function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentC
  * upstream's or the answer's, are reported and thrown in the caller's terms.
  */
 function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<CompleteJson> {
-  // A success reads on with one promise for the body; a failure takes the general path.
-  if (!isSuccess(sent.response.status)) return readFailedAnswer(ctx, runtime, sent);
-  let reading: Promise<CompleteJson>;
-  try {
-    reading = readCompleteJson(sent.response, sent.plan.target.upstream.name);
-  } catch (error) {
-    // A custom upstream's malformed answer (no headers object, say): a bad answer like the others, a 502.
-    const name = sent.plan.target.upstream.name;
-    reading = Promise.reject(isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer this gateway could not read.`, { cause: error }));
-  }
-  return reading.then(
+  // Whatever the outcome, the answer is in (or refused): the deadline is over.
+  const clear = (): void => sent.deadline.clear();
+  if (!isSuccess(sent.response.status)) return throwUpstreamFailure(ctx, runtime, sent).finally(clear);
+  // A success costs one promise beyond the body's read.
+  return readCompleteJson(sent.response, sent.plan.target.upstream.name).then(
     (answer) => {
-      sent.deadline.clear();
+      clear();
       return answer;
     },
     (error: unknown) => {
-      sent.deadline.clear();
+      clear();
       throw reportFailure(ctx, runtime, sent, error);
     },
   );
-}
-
-/** An upstream's failure status: reported and thrown in the caller's terms. */
-async function readFailedAnswer(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<never> {
-  try {
-    await failIfUnsuccessful(ctx, runtime, sent);
-  } finally {
-    sent.deadline.clear();
-  }
-  throw new TypeError('readFailedAnswer: the answer was a success');
 }
 
 /** Parses a whole JSON answer, reports its usage and returns it (for translation). */
@@ -136,7 +120,7 @@ export async function relayStream(
   options: { format: WireFormat; transform?: StreamTransform },
 ): Promise<SseResponse> {
   try {
-    await failIfUnsuccessful(ctx, runtime, sent);
+    if (!isSuccess(sent.response.status)) await throwUpstreamFailure(ctx, runtime, sent);
     try {
       await checkEventStream(sent.response, sent.plan.target.upstream.name);
     } catch (error) {

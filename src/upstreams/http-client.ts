@@ -8,7 +8,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamResponse } from './upstream.js';
 import { toNetworkError } from './network-error.js';
-import { readChunks } from './read-chunks.js';
+import { readAllChunks, readChunks } from './read-chunks.js';
 import type { AbortSource } from './abort-source.js';
 
 /** Time-outs of one upstream, in milliseconds. */
@@ -62,8 +62,6 @@ export interface HttpClient {
   close(): Promise<void>;
 }
 
-function ignore(): void {}
-
 /** A response body that can also be destroyed (the relay calls it on client abort). */
 export class UpstreamBody implements AsyncIterable<Uint8Array> {
   constructor(
@@ -81,45 +79,13 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
 
   /**
    * The whole body, or `undefined` (and the body destroyed) once it passes
-   * `limit` bytes. One promise for the body, where iterating costs one per
-   * chunk and a few more per layer.
+   * `limit` bytes: one promise for the body, where iterating costs one per
+   * chunk and a few more per layer (`readAllChunks`).
    *
    * @internal
    */
   readAll(limit: number): Promise<Uint8Array | undefined> {
-    const { readable, mapError } = this;
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const onData = (chunk: Buffer): void => {
-        size += chunk.byteLength;
-        if (size > limit) {
-          finish();
-          readable.destroy();
-          resolve(undefined);
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = (): void => {
-        finish();
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-      };
-      const onError = (error: unknown): void => {
-        finish();
-        reject(mapError(error));
-      };
-      const finish = (): void => {
-        readable.off('data', onData);
-        readable.off('end', onEnd);
-        readable.off('error', onError);
-        // Errors after the end (a late destroy) have nowhere to go.
-        readable.on('error', ignore);
-      };
-      readable.on('data', onData);
-      readable.once('end', onEnd);
-      readable.once('error', onError);
-    });
+    return readAllChunks(this.readable, limit, this.mapError);
   }
 
   /** Aborts the response: undici closes its socket at once. */

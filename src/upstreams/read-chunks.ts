@@ -5,7 +5,8 @@
  * it arrives (a slow client holding back its upstream) that is a fresh
  * copy of up to `highWaterMark` bytes per read, garbage that a bare
  * `pipeline` never makes. Here the stream is resumed for one `data` event
- * at a time and paused again, so nothing is copied.
+ * at a time and paused again, so nothing is copied. `readAllChunks` reads
+ * a whole body with the same listeners and error rules, in one promise.
  *
  * @internal
  */
@@ -16,6 +17,62 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 // Once the reader is done with a stream, a later 'error' (undici emits one when
 // `return()` destroys an unfinished body) must not become an uncaught exception.
 const ignoreError = (): void => {};
+
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+}
+
+/** Listens to a readable's body events until `stop()`, after which a late 'error' is ignored. */
+function listen(
+  readable: Readable,
+  handlers: { onData: (chunk: Buffer) => void; onEnd: () => void; onError: (error: unknown) => void; onClose: () => void },
+): () => void {
+  const { onData, onEnd, onError, onClose } = handlers;
+  readable.on('data', onData);
+  readable.on('end', onEnd);
+  readable.on('error', onError);
+  readable.on('close', onClose);
+  return () => {
+    readable.off('data', onData);
+    readable.off('end', onEnd);
+    readable.off('error', onError);
+    readable.off('close', onClose);
+    readable.on('error', ignoreError);
+  };
+}
+
+/**
+ * The whole body (one chunk as is, several joined), or `undefined` once it
+ * passes `limit` bytes (the stream is then destroyed). Errors, and a close
+ * before the end, reject through `mapError`, as with `readChunks`.
+ */
+export function readAllChunks(readable: Readable, limit: number, mapError: (error: unknown) => Error): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = listen(readable, {
+      onData(chunk) {
+        size += chunk.byteLength;
+        if (size <= limit) return void chunks.push(chunk);
+        stop();
+        readable.destroy();
+        resolve(undefined);
+      },
+      onEnd() {
+        stop();
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      },
+      onError(error) {
+        stop();
+        reject(mapError(error));
+      },
+      onClose() {
+        stop();
+        reject(mapError(prematureClose()));
+      },
+    });
+  });
+}
 
 /** Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream. */
 export function readChunks(readable: Readable, mapError: (error: unknown) => Error): AsyncIterator<Uint8Array, undefined> {
@@ -39,13 +96,6 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
       current.resolve(DONE);
     }
   };
-  const cleanup = (): void => {
-    readable.off('data', onData);
-    readable.off('end', onEnd);
-    readable.off('error', onError);
-    readable.off('close', onClose);
-    readable.on('error', ignoreError);
-  };
   const onData = (chunk: Uint8Array): void => {
     readable.pause();
     queue.push(chunk);
@@ -63,14 +113,11 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
   };
   // Destroyed without an error or an end (aborted): a premature close.
   const onClose = (): void => {
-    if (!ended && failure === undefined) failure = Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
+    if (!ended && failure === undefined) failure = prematureClose();
     cleanup();
     wake();
   };
-  readable.on('data', onData);
-  readable.on('end', onEnd);
-  readable.on('error', onError);
-  readable.on('close', onClose);
+  const cleanup = listen(readable, { onData, onEnd, onError, onClose });
   readable.pause();
 
   return {

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { readChunks } from '../../../src/upstreams/read-chunks.js';
+import { readAllChunks, readChunks } from '../../../src/upstreams/read-chunks.js';
 
 const mapError = (error: unknown): Error => new Error(`mapped: ${(error as Error).message}`);
 
@@ -73,6 +73,39 @@ describe('readChunks', () => {
       expect(uncaught).toEqual([]);
     } finally {
       process.off('uncaughtException', onUncaught);
+    }
+  });
+});
+
+describe('readAllChunks', () => {
+  it('returns one chunk as it is and joins several', async () => {
+    const only = Buffer.from('only');
+    expect(await readAllChunks(Readable.from([only], { objectMode: false }), 100, mapError)).toBe(only);
+    const joined = await readAllChunks(Readable.from([Buffer.from('ab'), Buffer.from('cd')], { objectMode: false }), 100, mapError);
+    expect(Buffer.from(joined!).toString()).toBe('abcd');
+  });
+
+  it('past the limit: undefined and the stream destroyed', async () => {
+    const source = new PassThrough();
+    const reading = readAllChunks(source, 5, mapError);
+    source.write(Buffer.from('abc'));
+    source.write(Buffer.from('def'));
+    expect(await reading).toBeUndefined();
+    expect(source.destroyed).toBe(true);
+  });
+
+  it('maps an error, reports a close without end as a premature close, and leaves no listener behind', async () => {
+    const failing = new PassThrough();
+    const failed = readAllChunks(failing, 100, mapError);
+    failing.destroy(new Error('boom'));
+    await expect(failed).rejects.toThrow('mapped: boom');
+    const closing = new PassThrough();
+    const closed = readAllChunks(closing, 100, mapError);
+    closing.write('partial');
+    closing.destroy();
+    await expect(closed).rejects.toThrow('mapped: Premature close');
+    for (const stream of [failing, closing]) {
+      expect(stream.listenerCount('data') + stream.listenerCount('end') + stream.listenerCount('close')).toBe(0);
     }
   });
 });
