@@ -226,35 +226,77 @@ function pickRound(target, scenario, results) {
 /** Scenario types measured in a fresh server process each (memory against a clean baseline). */
 const FRESH_PROCESS = new Set(['slow', 'readers']);
 
-/** Slow streams and slow readers: each target in a fresh process (memory is read against a clean baseline), warmed with fast streams first. */
+/**
+ * Slow streams and slow readers: each target in a fresh process (memory is
+ * read against a clean baseline), warmed with fast streams first. With
+ * `profile.slowRounds` > 1 every case runs that many times, the targets
+ * taken in turn (forwards, then backwards), and the row holds the median of
+ * each figure (this machine moves a single run's first-event p99 by ±30 %).
+ */
 async function measureSlowStreams(pairs, stubOrigin, portkey, stub, rows) {
-  for (const [targetId, scenarioIds] of pairs) {
-    for (const scenarioId of scenarioIds.filter((id) => FRESH_PROCESS.has(SCENARIOS[id].type))) {
-      const scenario = SCENARIOS[scenarioId];
-      const prefix = typeof scenario.prefix === 'function' ? scenario.prefix(profile.slow.events) : scenario.prefix;
-      const address = addressFor(TARGETS[targetId], scenario, { stubOrigin, prefix });
-      const fast = SCENARIOS['stream-50'];
-      const warmAddress = { ...addressFor(TARGETS[targetId], fast, { stubOrigin, prefix: fast.prefix }), body: fast.body() };
-      let server;
-      try {
-        server = await startTarget(targetId, stubOrigin, portkey);
-      } catch (error) {
-        rows.push(errorRow(targetId, scenarioId, error));
-        continue;
-      }
-      try {
-        const figures = await runCase({ server, origin: `http://127.0.0.1:${server.port}`, address, scenario, profiles: profile, warmAddress, stubPid: stub.pid, stubOrigin, target: TARGETS[targetId] });
-        if (server.exited()) throw new Error(`server died: ${server.lastWords()}`);
-        rows.push({ target: targetId, scenario: scenarioId, ...figures });
-        log(`${targetId} / ${scenarioId}: ${summary(figures)}`);
-      } catch (error) {
-        rows.push(errorRow(targetId, scenarioId, error));
-        log(`${targetId} / ${scenarioId}: failed: ${error.message ?? error}`);
-      } finally {
-        await server.stop();
-      }
+  const cases = pairs.flatMap(([targetId, scenarioIds]) => scenarioIds.filter((id) => FRESH_PROCESS.has(SCENARIOS[id].type)).map((scenarioId) => [targetId, scenarioId]));
+  const rounds = profile.slowRounds ?? 1;
+  const results = new Map(cases.map(([targetId, scenarioId]) => [`${targetId}:${scenarioId}`, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [targetId, scenarioId] of round % 2 === 0 ? cases : [...cases].reverse()) {
+      const figures = await measureSlowCase(targetId, scenarioId, stubOrigin, portkey, stub);
+      results.get(`${targetId}:${scenarioId}`).push(figures);
+      const label = `${targetId} / ${scenarioId}${rounds > 1 ? ` (round ${round + 1})` : ''}`;
+      log(`${label}: ${figures.error ? `failed: ${figures.error}` : summary(figures)}`);
     }
   }
+  for (const [targetId, scenarioId] of cases) rows.push(medianRow(targetId, scenarioId, results.get(`${targetId}:${scenarioId}`)));
+}
+
+/** One slow case in a freshly started server: its figures, or `{ error }`. */
+async function measureSlowCase(targetId, scenarioId, stubOrigin, portkey, stub) {
+  const scenario = SCENARIOS[scenarioId];
+  const prefix = typeof scenario.prefix === 'function' ? scenario.prefix(profile.slow.events) : scenario.prefix;
+  const address = addressFor(TARGETS[targetId], scenario, { stubOrigin, prefix });
+  const fast = SCENARIOS['stream-50'];
+  const warmAddress = { ...addressFor(TARGETS[targetId], fast, { stubOrigin, prefix: fast.prefix }), body: fast.body() };
+  let server;
+  try {
+    server = await startTarget(targetId, stubOrigin, portkey);
+  } catch (error) {
+    return { error: String(error?.message ?? error).split('\n')[0] };
+  }
+  try {
+    const figures = await runCase({ server, origin: `http://127.0.0.1:${server.port}`, address, scenario, profiles: profile, warmAddress, stubPid: stub.pid, stubOrigin, target: TARGETS[targetId] });
+    if (server.exited()) throw new Error(`server died: ${server.lastWords()}`);
+    return figures;
+  } catch (error) {
+    return { error: String(error?.message ?? error).split('\n')[0] };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Flags and counts where the worst round is the honest figure (a stream lost, an upstream not held back). */
+const WORST_OF = { ok: Math.min, failed: Math.max, heldBack: Math.min, allComplete: (...v) => v.every(Boolean), allOpen: (...v) => v.every(Boolean), firstWaveOpen: (...v) => v.every(Boolean) };
+
+/** The median of each figure over the rounds (the worst for counts and flags); every round's key figures kept in `rounds`. */
+function medianRow(target, scenario, results) {
+  const good = results.filter((r) => !r.error);
+  if (good.length === 0) return errorRow(target, scenario, results[0]?.error ?? 'not measured');
+  if (good.length < results.length) return errorRow(target, scenario, `${results.length - good.length} of ${results.length} rounds failed: ${results.find((r) => r.error).error}`);
+  const row = { target, scenario };
+  for (const key of Object.keys(good[0])) {
+    const values = good.map((r) => r[key]);
+    if (key in WORST_OF) row[key] = WORST_OF[key](...values);
+    else if (values.every((v) => typeof v === 'number')) row[key] = median(values);
+    else row[key] = values[0];
+  }
+  if (results.length > 1) {
+    row.rounds = good.map((r) => ({ memPerStreamKB: r.memPerStreamKB, firstEventP50Ms: r.firstEventP50Ms, firstEventP99Ms: r.firstEventP99Ms, heldBack: r.heldBack }));
+  }
+  return row;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** The commit measured, and whether the working tree's sources differed from it. */

@@ -99,7 +99,11 @@ export async function warmTarget({ origin, cases, seconds, connections }) {
 /**
  * Runs `scenario` against the running `server` of `target`. Slow streams
  * want a freshly started server: `warmAddress` (a fast stream) warms its
- * code paths before the baseline RSS is read.
+ * code paths before the baseline RSS is read, `profiles.slow.warmStreams`
+ * streams of it for every server alike. A count, not a time: a 0.3 s
+ * warm-up left a gateway's much larger code base partly unoptimised when
+ * its 1,000 slow streams opened, so the row measured the JIT's warm-up as
+ * much as the relay (BENCHMARKS.md, session 6).
  */
 export async function runCase({ server, origin, address, scenario, profiles, warmAddress, stubPid, stubOrigin, target }) {
   if (scenario.type === 'load') {
@@ -111,7 +115,7 @@ export async function runCase({ server, origin, address, scenario, profiles, war
   const { events } = profiles.slow;
   if (warmAddress) {
     const warm = { path: warmAddress.path, headers: warmAddress.headers, body: warmAddress.body, endMarker: scenario.end };
-    await runStreams({ origin, request: warm, connections: 16, seconds: 0.3 });
+    await runStreams({ origin, request: warm, connections: 16, amount: profiles.slow.warmStreams ?? 200 });
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   if (scenario.type === 'readers') {

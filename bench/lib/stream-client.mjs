@@ -61,16 +61,22 @@ export function percentile(values, p) {
 }
 
 /**
- * Back-to-back streams on `connections` connections for `seconds`. Resolves with
+ * Back-to-back streams on `connections` connections for `seconds`, or until
+ * `amount` streams have started when it is given (a warm-up the same for
+ * every server, however fast it is). Resolves with
  * `{ ok, failed, events, seconds, rps, eventsPerSec, p50Ms, p99Ms, ttfbP50Ms, ttfbP99Ms }`.
  */
-export async function runStreams({ origin, request, connections, seconds }) {
+export async function runStreams({ origin, request, connections, seconds = Number.POSITIVE_INFINITY, amount = Number.POSITIVE_INFINITY }) {
   const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   const results = [];
   const start = performance.now();
   const deadline = start + seconds * 1000;
+  let started = 0;
   const worker = async () => {
-    while (performance.now() < deadline) results.push(await streamOnce(pool, request));
+    while (performance.now() < deadline && started < amount) {
+      started++;
+      results.push(await streamOnce(pool, request));
+    }
   };
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsed = (performance.now() - start) / 1000;
