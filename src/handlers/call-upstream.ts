@@ -37,7 +37,7 @@ export interface SentCall<P extends CallPlan> {
   attempts: AttemptRecord[];
   /** `performance.now()` when the response head arrived. */
   headAt: number;
-  /** The request's deadline: cleared once the answer is read whole (or its stream started). */
+  /** The request's deadline: released once the answer is read whole or refused, cleared when its stream starts (released at its end). */
   deadline: RequestDeadline;
   /** The call's spans and metrics, when observability is on. */
   observation?: CallObservation;
@@ -100,7 +100,7 @@ export async function sendPlans<P extends CallPlan>(
       ...(observation ? { onAttempt: observation.attempted } : {}),
     });
   } catch (error) {
-    deadline.clear();
+    deadline.release();
     observation?.failed();
     throw error;
   }

@@ -40,7 +40,7 @@ export async function handleCountTokens(ctx: GatewayContext, runtime: GatewayRun
   const sent = await sendPlans(ctx, plans, clientAbort(ctx), requestTimeoutOf(runtime.options));
   if (NO_ENDPOINT.has(sent.response.status)) {
     // The answer is not used: its deadline (a timer and a listener) ends here, not 300 s later.
-    sent.deadline.clear();
+    sent.deadline.release();
     await discardBody(sent.response.body);
     return countLocally(body);
   }

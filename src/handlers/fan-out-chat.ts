@@ -23,9 +23,9 @@ import { requestTimeoutOf } from './request-deadline.js';
 import type { ChatPlan } from './chat-completions.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 
-/** Releases a call whose answer will not be read: its body, its deadline (a timer), its attempt span (not a success). */
+/** Releases a call whose answer will not be read: its body, its deadline (a timer, a listener), its attempt span (not a success). */
 function releaseUnused(sent: SentCall<ChatPlan>): void {
-  sent.deadline.clear();
+  sent.deadline.release();
   sent.observation?.failed();
   void discardBody(sent.response.body);
 }

@@ -48,7 +48,7 @@ function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentC
  */
 function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<CompleteJson> {
   // Whatever the outcome, the answer is in (or refused): the deadline is over.
-  const clear = (): void => sent.deadline.clear();
+  const clear = (): void => sent.deadline.release();
   if (!isSuccess(sent.response.status)) return throwUpstreamFailure(ctx, runtime, sent).finally(clear);
   // A success costs one promise beyond the body's read.
   return readCompleteJson(sent.response, sent.plan.target.upstream.name).then(
@@ -119,6 +119,7 @@ export async function relayStream(
   sent: SentCall<CallPlan>,
   options: { format: WireFormat; transform?: StreamTransform },
 ): Promise<SseResponse> {
+  const { deadline } = sent;
   try {
     if (!isSuccess(sent.response.status)) await throwUpstreamFailure(ctx, runtime, sent);
     try {
@@ -126,10 +127,13 @@ export async function relayStream(
     } catch (error) {
       throw reportFailure(ctx, runtime, sent, error);
     }
-  } finally {
-    // The deadline covers the wait for a stream's head; the stream itself is bounded by the upstream's idle time-out.
-    sent.deadline.clear();
+  } catch (error) {
+    deadline.release();
+    throw error;
   }
+  // The deadline covers the wait for a stream's head; the stream itself is bounded by the upstream's idle time-out.
+  // Until the relay ends, the deadline still passes the client's abort on to the upstream (`call.signal`).
+  deadline.clear();
   const { response, plan } = sent;
   const { target } = plan;
   const upstreamFormat = target.upstream.format;
@@ -157,6 +161,7 @@ export async function relayStream(
     ...(report && observer
       ? {
           onEnd: (outcome) => {
+            deadline.release();
             report({
               status: 200,
               stream: true,
@@ -169,7 +174,7 @@ export async function relayStream(
             });
           },
         }
-      : {}),
+      : { onEnd: () => deadline.release() }),
   });
   // relayedHeaders builds a fresh object: the SSE headers (which win) go into it rather than into a spread copy.
   return { type: 'sse', status: 200, headers: Object.assign(relayedHeaders(response), SSE_HEADERS), body };

@@ -27,8 +27,14 @@ export interface RequestDeadline {
   readonly source: AbortSource;
   /** `performance.now()` when it fires (`Infinity` when disabled). */
   readonly at: number;
-  /** Stops the clock (the answer is complete, or a stream has started); the parent still propagates. */
+  /** Stops the clock (a stream has started); the parent still propagates, as a custom upstream may follow `call.signal` to the stream's end. */
   clear(): void;
+  /**
+   * The call is over (its answer read whole, refused, or its stream ended):
+   * stops the clock and stops listening to the parent, so a signal shared
+   * by many `handle()` calls does not collect one listener per request.
+   */
+  release(): void;
 }
 
 function expire(deadline: Deadline, ms: number): void {
@@ -39,6 +45,7 @@ function expire(deadline: Deadline, ms: number): void {
 class Deadline extends AbortTrigger implements RequestDeadline {
   readonly at: number;
   private readonly timer: NodeJS.Timeout;
+  private parent: AbortSource | undefined;
 
   constructor(parent: AbortSource, ms: number) {
     super();
@@ -47,9 +54,19 @@ class Deadline extends AbortTrigger implements RequestDeadline {
     this.timer = setTimeout(expire, ms, this, ms);
     // A deadline must never keep a process alive on its own.
     this.timer.unref();
-    if (parent.aborted) this.abort(parent.reason);
-    else parent.addEventListener('abort', () => this.abort(parent.reason), { once: true });
+    if (parent.aborted) {
+      this.abort(parent.reason);
+      return;
+    }
+    this.parent = parent;
+    parent.addEventListener('abort', this.onParentAbort, { once: true });
   }
+
+  private readonly onParentAbort = (): void => {
+    const parent = this.parent;
+    this.parent = undefined;
+    if (parent !== undefined) this.abort(parent.reason);
+  };
 
   get source(): AbortSource {
     return this;
@@ -62,6 +79,13 @@ class Deadline extends AbortTrigger implements RequestDeadline {
 
   clear(): void {
     clearTimeout(this.timer);
+  }
+
+  release(): void {
+    clearTimeout(this.timer);
+    const parent = this.parent;
+    this.parent = undefined;
+    parent?.removeEventListener('abort', this.onParentAbort);
   }
 }
 
@@ -79,6 +103,7 @@ export function startDeadline(parent: AbortSource, ms: number): RequestDeadline 
       source: parent,
       at: Infinity,
       clear() {},
+      release() {},
     };
   }
   return new Deadline(parent, ms);
