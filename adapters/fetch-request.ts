@@ -44,8 +44,14 @@ function toHeaders(headers: Headers): IncomingHeaders {
  * Reads a `Request` body up to `limit` bytes. Rejects with a 413
  * `GatewayError` when `content-length` announces more, or, for a body of
  * unannounced length, as soon as the limit is passed, cancelling the rest unread.
+ * `onReader` receives the stream's reader when the body is read chunk by
+ * chunk (a caller that gives up waiting cancels the read through it).
  */
-export async function readRequestBody(request: Request, limit: number = DEFAULT_MAX_BODY_BYTES): Promise<Uint8Array> {
+export async function readRequestBody(
+  request: Request,
+  limit: number = DEFAULT_MAX_BODY_BYTES,
+  onReader?: (reader: ReadableStreamDefaultReader<Uint8Array>) => void,
+): Promise<Uint8Array> {
   const announced = Number(request.headers.get('content-length') ?? Number.NaN);
   if (Number.isFinite(announced) && announced > limit) {
     await request.body?.cancel().catch(() => {});
@@ -56,6 +62,7 @@ export async function readRequestBody(request: Request, limit: number = DEFAULT_
   if (Number.isFinite(announced)) return new Uint8Array(await request.arrayBuffer());
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  onReader?.(reader);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -89,17 +96,25 @@ export function toGatewayRequest(request: Request): GatewayRequest {
  * time, a 400 when the client stopped sending it.
  */
 function readBodyInTime(request: Request, limit: number | undefined, timeoutMs: number): Promise<Uint8Array> {
-  const reading = readRequestBody(request, limit);
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  const reading = readRequestBody(request, limit, (taken) => {
+    reader = taken;
+  });
   const failed = (error: unknown): GatewayError => (isGatewayError(error) ? error : bodyCutError(error));
   if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) {
     return reading.catch((error: unknown) => {
       throw failed(error);
     });
   }
-  // One promise settled by whichever comes first; a read left behind after the time-out settles
-  // unobserved (the server closes the connection).
+  // One promise settled by whichever comes first. After the time-out, a body read chunk by chunk
+  // is cancelled (its source told to stop); one read whole (`content-length` given) cannot be,
+  // and ends when the server closes the connection (the 408 asks it to).
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(bodyTimeoutError(timeoutMs)), timeoutMs);
+    const timer = setTimeout(() => {
+      const error = bodyTimeoutError(timeoutMs);
+      reject(error);
+      reader?.cancel(error).catch(() => {});
+    }, timeoutMs);
     reading.then(
       (body) => {
         clearTimeout(timer);

@@ -88,6 +88,33 @@ describe('createFetchHandler as a route handler', () => {
     expect(((await models.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
   });
 
+  it('answers a body that stops arriving with 408 once bodyTimeoutMs passes, and cancels the rest of it', async () => {
+    const slow = createFetchHandler({ auth: AUTH, bodyTimeoutMs: 100 });
+    let cancelled: unknown;
+    const trickle = new ReadableStream<Uint8Array>({
+      start(controller) {
+        // The start of a body, then nothing more: no content-length, so it is read chunk by chunk.
+        controller.enqueue(new TextEncoder().encode('{"model":"gpt-4o-mini",'));
+      },
+      cancel(reason) {
+        cancelled = reason ?? 'cancelled';
+      },
+    });
+    const request = new Request(`${BASE}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: trickle,
+      duplex: 'half',
+    } as RequestInit);
+    const started = Date.now();
+    const response = await slow(request);
+    expect(response.status).toBe(408);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('100 ms') } });
+    await vi.waitFor(() => expect(cancelled).toBeDefined(), { timeout: 2000 });
+    await slow.gateway.close();
+  });
+
   it('answers a wrong key with 401 in the chat format, and an unknown path with 404', async () => {
     const response = await POST(chatRequest({ model: 'gpt-4o-mini', messages: user }, { headers: { authorization: 'Bearer nope', 'content-type': 'application/json' } }));
     expect(response.status).toBe(401);
