@@ -89,6 +89,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const routedFiles = routes && options.files === undefined ? routesFileStore(routes) : undefined;
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
+  const limiter = options.limits ? createLimiter(options.limits) : undefined;
   return {
     options,
     catalog,
@@ -96,7 +97,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     maxChoices: options.maxChoices ?? 8,
-    limiter: options.limits ? createLimiter(options.limits) : undefined,
+    limiter,
     router: () => router ?? loadSimulator().then((parts) => parts.router),
     files: () => {
       if (options.files === false) return undefined;
@@ -107,6 +108,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     redactor: gatewayRedactor(routes ?? [], options.secrets),
     observe: createObservability(options, (model) => catalog.get(model)?.id ?? (routedIds.has(model) ? model : undefined)),
     async close() {
+      limiter?.close();
       const upstreams = new Set((routes ?? []).flatMap((route) => [
         route.upstream,
         ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream)),

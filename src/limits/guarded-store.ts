@@ -8,7 +8,7 @@
  * @internal
  */
 import { GatewayError } from '../errors.js';
-import type { LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
+import type { LeaseRenewal, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
 import type { StoreErrorPolicy } from './limit-options.js';
 import { isSyncStore, memoryLimitStore } from './memory-limit-store.js';
 
@@ -32,6 +32,8 @@ export interface GuardedStore {
   /** The reservation at once when the store answers synchronously (the unbounded in-memory one), else undefined. */
   reserveNow(checks: readonly LimitCheck[]): Reservation | undefined;
   settle(store: LimitStore, adjustments: readonly LimitAdjustment[]): void;
+  /** Extends leases of running requests in the store that holds them (a store without `renew` is skipped). */
+  renew(store: LimitStore, leases: readonly LeaseRenewal[]): void;
 }
 
 /** Rejects when `promise` takes longer than `ms`. */
@@ -144,6 +146,15 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
         report(error);
         retryReleases(target, adjustments, 1);
       });
+    },
+    renew(target, leases) {
+      if (leases.length === 0 || target.renew === undefined) return;
+      if (!options.bounded || target === standIn) {
+        void target.renew(leases).catch(() => {});
+        return;
+      }
+      // A failed renewal is tried again at the next one (a third of the lease later).
+      withTimeout(target.renew(leases), options.timeoutMs).catch(report);
     },
   };
 }

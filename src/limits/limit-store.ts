@@ -9,7 +9,8 @@
  *   per ms; a missing key is a full bucket. Admits when `amount` fits;
  *   `settle` subtracts a (possibly negative) correction, capped at capacity.
  * - `concurrency`: a set of leases with expiry; admits when fewer than
- *   `limit` are unexpired; `settle` removes the lease.
+ *   `limit` are unexpired; `settle` removes the lease; `renew` moves an
+ *   unexpired lease's expiry to `leaseMs` from now (a request still running).
  * - `budget`: spend in the period `floor(now / periodMs)`; admits when
  *   spent + `amount` ≤ `limit`; `settle` adds a correction in the same period only.
  */
@@ -45,10 +46,24 @@ export type LimitAdjustment =
   | { kind: 'concurrency'; key: string; leaseId: string }
   | { kind: 'budget'; key: string; periodMs: number; period: number; delta: number };
 
+/** A concurrency lease of a request still running, to be extended by `leaseMs` from the store's now. */
+export interface LeaseRenewal {
+  key: string;
+  leaseId: string;
+  leaseMs: number;
+}
+
 /** A store for the gateway's limits. Methods may reject; the gateway bounds their time. */
 export interface LimitStore {
   /** Checks every limit and, only when all admit, takes the amounts (atomically). */
   reserve(checks: readonly LimitCheck[]): Promise<ReserveResult>;
   /** Applies corrections (actual minus reserved) and releases concurrency leases. */
   settle(adjustments: readonly LimitAdjustment[]): Promise<void>;
+  /**
+   * Extends the leases of requests still running (a lease already released
+   * or expired stays so). The gateway calls it every third of
+   * `concurrencyLeaseSeconds` while requests run. Optional: a store without
+   * it lets a request that runs longer than the lease stop counting.
+   */
+  renew?(leases: readonly LeaseRenewal[]): Promise<void>;
 }

@@ -15,7 +15,7 @@ import { estimateCall, loadedTokenCounters, loadTokenCounters, upstreamCalls } f
 import { guardStore, type Reservation } from './guarded-store.js';
 import { limitHeaders } from './limit-headers.js';
 import type { LimitRule, LimitsOptions } from './limit-options.js';
-import type { CheckState } from './limit-store.js';
+import type { CheckState, LeaseRenewal, LimitStore } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
 import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type Meter, type PlanInput, planLimits } from './plan-limits.js';
 import { createSettlement, type Settlement } from './settlement.js';
@@ -24,6 +24,8 @@ import { abortSourceOf } from '../upstreams/abort-source.js';
 export interface Limiter {
   /** Runs `call` under the caller's limits (model-call endpoints only; others run as they are). */
   run(ctx: GatewayContext, call: () => Promise<GatewayResponse>): Promise<GatewayResponse>;
+  /** Stops renewing leases (the gateway is closing). */
+  close(): void;
 }
 
 const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages']);
@@ -34,6 +36,11 @@ const ABORT_SETTLE_MS = 2000;
 const NO_ESTIMATE = (): CallEstimate => {
   throw new Error('limits: a token or budget rule without an estimate');
 };
+
+function holdsLease(plan: LimitPlan): boolean {
+  for (const check of plan.checks) if (check.kind === 'concurrency') return true;
+  return false;
+}
 
 function needsEstimate(rules: readonly CompiledRule[]): boolean {
   return rules.some((rule) => rule.rule.tokens !== undefined || rule.rule.budget !== undefined);
@@ -133,6 +140,30 @@ export function createLimiter(options: LimitsOptions): Limiter {
   const leaseMs = (options.concurrencyLeaseSeconds ?? 600) * 1000;
   if (needsEstimate(defaultRules.all)) void loadTokenCounters();
 
+  // A lease outlives a crashed instance's request by at most `leaseMs`; a request still running
+  // (a long stream) has its leases renewed every third of that, so it keeps counting to its end.
+  const running = new Set<Settlement>();
+  const renewEveryMs = Math.max(250, leaseMs / 3);
+  let renewTimer: NodeJS.Timeout | undefined;
+  const renewRunning = (): void => {
+    const now = Date.now();
+    const byStore = new Map<LimitStore, LeaseRenewal[]>();
+    for (const settlement of running) {
+      if (now - settlement.renewedAt < renewEveryMs / 2) continue;
+      settlement.renewedAt = now;
+      const leases = byStore.get(settlement.store);
+      if (leases) leases.push(...settlement.leases());
+      else byStore.set(settlement.store, settlement.leases());
+    }
+    for (const [store, leases] of byStore) guarded.renew(store, leases);
+  };
+  const track = (plan: LimitPlan): Set<Settlement> | undefined => {
+    if (!holdsLease(plan)) return undefined;
+    // One timer for the whole limiter, never holding the process open.
+    renewTimer ??= setInterval(renewRunning, renewEveryMs).unref();
+    return running;
+  };
+
   /** Runs `call` for an admitted request and settles when its usage is in (or it fails). */
   const admitted = (
     ctx: GatewayContext,
@@ -150,10 +181,10 @@ export function createLimiter(options: LimitsOptions): Limiter {
       // non-streamed call fails or reports when its upstream call is aborted).
       const signal = abortSourceOf(ctx.request);
       const onAbort = (): void => void setTimeout(() => settlement.finish(), ABORT_SETTLE_MS).unref();
-      settlement = createSettlement(guarded, store, plan, result, estimate, calls, () => signal.removeEventListener('abort', onAbort));
+      settlement = createSettlement(guarded, store, plan, result, estimate, calls, () => signal.removeEventListener('abort', onAbort), track(plan));
       signal.addEventListener('abort', onAbort, { once: true });
     } else {
-      settlement = createSettlement(guarded, store, plan, result, estimate, calls);
+      settlement = createSettlement(guarded, store, plan, result, estimate, calls, undefined, track(plan));
     }
     ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
     return call().catch((error: unknown) => {
@@ -209,6 +240,10 @@ export function createLimiter(options: LimitsOptions): Limiter {
         return Promise.reject(error);
       }
       return admitted(ctx, call, plan, reservation, undefined, endpoint, body);
+    },
+    close() {
+      clearInterval(renewTimer);
+      renewTimer = undefined;
     },
   };
 }

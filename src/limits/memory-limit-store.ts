@@ -3,7 +3,7 @@
  * instance). Expired counters are dropped as they are touched and by a
  * sweep every minute, so idle principals cost nothing.
  */
-import type { CheckState, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
+import type { CheckState, LeaseRenewal, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
 
 /**
  * A store that can also answer synchronously (the in-memory one): the
@@ -14,6 +14,7 @@ import type { CheckState, LimitAdjustment, LimitCheck, LimitStore, ReserveResult
 export interface SyncLimitStore extends LimitStore {
   reserveNow(checks: readonly LimitCheck[]): ReserveResult;
   settleNow(adjustments: readonly LimitAdjustment[]): void;
+  renewNow(leases: readonly LeaseRenewal[]): void;
 }
 
 /** @internal */
@@ -190,14 +191,33 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
     const now = clock();
     for (const adjustment of adjustments) adjust(adjustment, now);
   };
+  const renewNow = (renewals: readonly LeaseRenewal[]): void => {
+    const now = clock();
+    for (const { key, leaseId, leaseMs } of renewals) {
+      const entry = live<Leases>(key, now);
+      const current = entry?.leases.get(leaseId);
+      if (entry === undefined || current === undefined || current <= now) continue;
+      const expiresAt = now + leaseMs;
+      // Moved to the end: with one lease length the leases stay in expiry order (`due` stays a lower bound).
+      entry.leases.delete(leaseId);
+      entry.leases.set(leaseId, expiresAt);
+      if (expiresAt < entry.expiresAt) entry.ordered = false;
+      else entry.expiresAt = expiresAt;
+    }
+  };
   const store: SyncLimitStore = {
     reserve: (checks) => Promise.resolve(reserveNow(checks)),
     settle(adjustments) {
       settleNow(adjustments);
       return Promise.resolve();
     },
+    renew(leases) {
+      renewNow(leases);
+      return Promise.resolve();
+    },
     reserveNow,
     settleNow,
+    renewNow,
   };
   return store;
 }

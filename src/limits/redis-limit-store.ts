@@ -8,8 +8,8 @@
  * (`redis`), both optional peer dependencies.
  */
 import { createHash } from 'node:crypto';
-import type { CheckState, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
-import { RESERVE_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.js';
+import type { CheckState, LeaseRenewal, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
+import { RENEW_SCRIPT, RESERVE_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.js';
 
 /** The part of an ioredis client the store uses. */
 export interface IoRedisLike {
@@ -145,6 +145,7 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
   const prefix = options.prefix ?? 'modelgate:limits:';
   const reserveSha = sha1(RESERVE_SCRIPT);
   const settleSha = sha1(SETTLE_SCRIPT);
+  const renewSha = sha1(RENEW_SCRIPT);
   const queues = new Map<string, SettleQueue>();
   let flushScheduled = false;
 
@@ -208,6 +209,21 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
       }
       const waiters = queue.waiters;
       return new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+    },
+    async renew(leases) {
+      // One call per principal (hash tag), so a Redis Cluster finds each call's keys on one node.
+      const groups = new Map<string, LeaseRenewal[]>();
+      for (const lease of leases) {
+        const tag = tagOf(lease.key) ?? lease.key;
+        const group = groups.get(tag);
+        if (group) group.push(lease);
+        else groups.set(tag, [lease]);
+      }
+      await Promise.all(
+        [...groups.values()].map((group) =>
+          run(RENEW_SCRIPT, renewSha, group.map((lease) => prefix + lease.key), group.flatMap((lease) => [lease.leaseId, number(lease.leaseMs)])),
+        ),
+      );
     },
   };
 }

@@ -14,6 +14,10 @@
  * Settle: KEYS = one per adjustment; ARGV = 4 values per adjustment:
  *   b capacity windowMs delta | c leaseId - - | q periodMs period delta
  *
+ * Renew: KEYS = one concurrency set per lease; ARGV = leaseId leaseMs per
+ * lease. An unexpired lease's expiry moves to leaseMs from now (and the
+ * set's own expiry with it); a released or expired one stays gone.
+ *
  * @internal
  */
 
@@ -114,7 +118,8 @@ for i = 1, n do
     setlevel(key, tonumber(a), tonumber(b), pending[i])
   elseif kind == 'c' then
     redis.call('ZADD', key, now + tonumber(b), c)
-    redis.call('PEXPIRE', key, tonumber(b))
+    -- Only ever later: a shorter lease must not cut the set's life below a longer one's.
+    if redis.call('PTTL', key) < tonumber(b) then redis.call('PEXPIRE', key, tonumber(b)) end
   else
     local pms = tonumber(b)
     local period = out[2 + i * 4]
@@ -128,6 +133,18 @@ return out
 export const SETTLE_SCRIPT = `${CLOCK}${BUCKET_LEVEL}${SETTLE_ONE}
 for i = 1, #KEYS do
   settleone(KEYS[i], ARGV[i * 4 - 3], ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4])
+end
+return 1
+`;
+
+export const RENEW_SCRIPT = `${CLOCK}
+for i = 1, #KEYS do
+  local id, ms = ARGV[i * 2 - 1], tonumber(ARGV[i * 2])
+  local score = redis.call('ZSCORE', KEYS[i], id)
+  if score and tonumber(score) > now then
+    redis.call('ZADD', KEYS[i], 'XX', now + ms, id)
+    if redis.call('PTTL', KEYS[i]) < ms then redis.call('PEXPIRE', KEYS[i], ms) end
+  end
 end
 return 1
 `;

@@ -9,7 +9,7 @@
  */
 import type { TokenUsage } from '../usage.js';
 import type { GuardedStore } from './guarded-store.js';
-import type { LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
+import type { LeaseRenewal, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
 import { costMicros, countedTokens, type CallEstimate, type LimitPlan } from './plan-limits.js';
 
 interface Totals {
@@ -25,6 +25,12 @@ export interface Settlement {
   /** Settles now with what was recorded (the request failed or the client left). */
   finish(): void;
   readonly settled: boolean;
+  /** The store holding the reservation. */
+  readonly store: LimitStore;
+  /** `Date.now()` of the reservation or of its leases' last renewal. */
+  renewedAt: number;
+  /** The request's concurrency leases, as renewals of `leaseMs` each. */
+  leases(): LeaseRenewal[];
 }
 
 /** A class, not closures: one object per admitted request. */
@@ -32,16 +38,27 @@ class RequestSettlement implements Settlement {
   private readonly totals: Totals = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   private recorded = 0;
   settled = false;
+  renewedAt = Date.now();
 
   constructor(
     private readonly guarded: GuardedStore,
-    private readonly store: LimitStore,
+    readonly store: LimitStore,
     private readonly plan: LimitPlan,
     private readonly reserve: ReserveResult,
     private readonly estimate: CallEstimate | undefined,
     private readonly calls: number,
     private readonly onSettled: (() => void) | undefined,
+    /** The limiter's set of requests holding leases: this one leaves it when settled. */
+    private readonly running: Set<Settlement> | undefined,
   ) {}
+
+  leases(): LeaseRenewal[] {
+    const out: LeaseRenewal[] = [];
+    for (const check of this.plan.checks) {
+      if (check.kind === 'concurrency') out.push({ key: check.key, leaseId: check.leaseId, leaseMs: check.leaseMs });
+    }
+    return out;
+  }
 
   record(status: number, usage: TokenUsage, aborted: boolean): void {
     if (this.settled) return;
@@ -65,6 +82,7 @@ class RequestSettlement implements Settlement {
   finish(): void {
     if (this.settled) return;
     this.settled = true;
+    this.running?.delete(this);
     this.onSettled?.();
     this.guarded.settle(this.store, this.adjustments());
   }
@@ -98,6 +116,9 @@ export function createSettlement(
   estimate: CallEstimate | undefined,
   calls: number,
   onSettled?: () => void,
+  running?: Set<Settlement>,
 ): Settlement {
-  return new RequestSettlement(guarded, store, plan, reserve, estimate, calls, onSettled);
+  const settlement = new RequestSettlement(guarded, store, plan, reserve, estimate, calls, onSettled, running);
+  running?.add(settlement);
+  return settlement;
 }

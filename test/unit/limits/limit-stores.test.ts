@@ -91,6 +91,20 @@ describe.each(stores)('%s store', (_name, make) => {
     expect((await store.reserve([lease('c')])).ok).toBe(true);
   });
 
+  it('renew keeps a running lease counted while released and unknown leases stay gone', async () => {
+    const store = make();
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: 'rn', limit: 2, leaseMs: DAY, leaseId });
+    expect((await store.reserve([lease('long')])).ok).toBe(true);
+    expect((await store.reserve([lease('short')])).ok).toBe(true);
+    await store.settle([{ kind: 'concurrency', key: 'rn', leaseId: 'short' }]);
+    await store.renew!([{ key: 'rn', leaseId: 'long', leaseMs: DAY }, { key: 'rn', leaseId: 'short', leaseMs: DAY }, { key: 'rn', leaseId: 'ghost', leaseMs: DAY }]);
+    // Only 'long' counts: one slot left, then none.
+    const one = await store.reserve([lease('probe')]);
+    expect(one.ok).toBe(true);
+    expect(one.states[0]!.remaining).toBe(0);
+    expect((await store.reserve([lease('more')])).ok).toBe(false);
+  });
+
   it('a budget admits up to its limit in the period and waits for the next one', async () => {
     const store = make();
     const budget = { kind: 'budget' as const, key: 'sp', limit: 100, periodMs: 7 * DAY };
@@ -114,6 +128,30 @@ describe.each(stores)('%s store', (_name, make) => {
 });
 
 describe('redis store', () => {
+  it('renew moves an unexpired lease (and its set) to leaseMs from now; an expired one stays expired', async () => {
+    const store = redisLimitStore({ client: io, prefix: 'renew:' });
+    const taken = await store.reserve([
+      { kind: 'concurrency', key: '{p}:c', limit: 5, leaseMs: 2000, leaseId: 'live' },
+    ]);
+    await store.reserve([{ kind: 'concurrency', key: '{p}:c', limit: 5, leaseMs: 50, leaseId: 'brief' }]);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const briefBefore = await io.zscore('renew:{p}:c', 'brief');
+    await store.renew!([
+      { key: '{p}:c', leaseId: 'live', leaseMs: 3_600_000 },
+      { key: '{p}:c', leaseId: 'brief', leaseMs: 3_600_000 },
+      { key: '{p}:c', leaseId: 'ghost', leaseMs: 3_600_000 },
+    ]);
+    const [seconds] = await io.time();
+    const live = Number(await io.zscore('renew:{p}:c', 'live'));
+    // Now (Redis's clock) + one hour, not the 2 s it was taken with.
+    expect(live).toBeGreaterThan(taken.now + 3_500_000);
+    expect(Math.abs(live - (Number(seconds) * 1000 + 3_600_000))).toBeLessThan(5000);
+    expect(await io.zscore('renew:{p}:c', 'brief')).toBe(briefBefore);
+    expect(await io.zscore('renew:{p}:c', 'ghost')).toBeNull();
+    // The set lives as long as its latest lease.
+    expect(await io.pttl('renew:{p}:c')).toBeGreaterThan(3_500_000);
+  });
+
   it('takes the time from Redis and leaves keys that expire', async () => {
     const store = redisLimitStore({ client: io, prefix: 'ttl:' });
     const result = await store.reserve([
@@ -248,6 +286,31 @@ describe('memory store with a clock', () => {
     await store.settle([{ kind: 'concurrency', key: 'cc', leaseId: 'a' }]);
     now = 200; // only c and d open
     expect((await store.reserve([lease('d', 1000)])).states[0]!.remaining).toBe(1);
+  });
+
+  it('renewed leases keep counting and expire at their new time, with the lease-walk shortcut in play', async () => {
+    let now = 0;
+    const store = memoryLimitStore({ now: () => now });
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: 'cc', limit: 3, leaseMs: 1000, leaseId });
+    const renew = (leaseId: string) => store.renew!([{ key: 'cc', leaseId, leaseMs: 1000 }]);
+    await store.reserve([lease('a')]);
+    now = 100;
+    await store.reserve([lease('b')]);
+    now = 900;
+    await renew('a'); // a until 1900, b until 1100
+    now = 1050;
+    expect((await store.reserve([lease('c')])).states[0]!.remaining).toBe(0); // a, b, c
+    now = 1101; // b expired; a (renewed) and c open
+    expect((await store.reserve([lease('d')])).states[0]!.remaining).toBe(0); // a, c, d
+    now = 1901; // a expired at its renewed time
+    const after = await store.reserve([lease('e')]);
+    expect(after.states[0]!.remaining).toBe(0); // c (until 2050), d (until 2101), e
+    now = 2060; // c expired
+    expect((await store.reserve([lease('f')])).states[0]!.remaining).toBe(0); // d, e, f
+    // Renewing at or after its expiry does nothing.
+    now = 2101;
+    await renew('d');
+    expect((await store.reserve([lease('g')])).states[0]!.remaining).toBe(0); // e, f, g
   });
 
   it('keeps refilling a bucket that is updated in place, request after request', async () => {
