@@ -4,7 +4,7 @@
  * `onClientAbort: 'drain'` (the rest is read and counted: the counted usage
  * reaches the spans, metrics and log line), and an app that answers itself
  * between composable steps (the request span and log line still end, with
- * the app's status), on Express and Koa.
+ * the app's status), on Express, Koa and Fastify.
  */
 import type { Server } from 'node:http';
 import { SpanKind } from '@opentelemetry/api';
@@ -12,6 +12,8 @@ import { bodyParser } from '@koa/bodyparser';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
+import fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { fastifyGateway } from 'modelgate/fastify';
 import { type GatewayLogger, openAICompatible } from 'modelgate';
 import { expressGateway } from 'modelgate/express';
 import { koaGateway } from 'modelgate/koa';
@@ -160,6 +162,28 @@ describe('an app that answers itself between composable steps', () => {
       expect(requestLines()[0]!.object).toMatchObject({ status: 402, model: 'drain-model' });
     } finally {
       await server.close();
+    }
+  });
+
+  it('Fastify (hooks): the same', async () => {
+    const app = fastify();
+    await app.register(fastifyGateway, options());
+    const mg = app.modelgate;
+    const quota = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(402).send(QUOTA);
+    app.post('/v1/chat/completions', { preHandler: [mg.authenticate, mg.validate, quota, mg.enforceRules] }, mg.dispatch);
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      await expect(openAIClient(url).chat.completions.create({ model: 'drain-model', messages: user })).rejects.toMatchObject({ status: 402 });
+      await eventually(() => expect(requestSpans()).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(requestSpans()).toHaveLength(1);
+      expect(requestSpans()[0]!.attributes).toMatchObject({ 'http.response.status_code': 402, 'gen_ai.request.model': 'drain-model' });
+      expect(clientSpans()).toHaveLength(0);
+      expect(requestLines()).toHaveLength(1);
+      expect(requestLines()[0]!.object).toMatchObject({ status: 402, model: 'drain-model' });
+    } finally {
+      await app.close();
+      await mg.gateway.close();
     }
   });
 
