@@ -75,7 +75,31 @@ async function fanOutJson(ctx: GatewayContext, runtime: GatewayRuntime, sents: S
   return jsonResponse(sents[0]!, merged);
 }
 
-async function* mergeStreams(streams: AsyncIterable<Uint8Array>[], tail: () => string[]): AsyncGenerator<Uint8Array, void, undefined> {
+/**
+ * The merged body. An async generator never started ignores `return()` (its
+ * `finally` never runs), so a body the adapter drops before reading it (its
+ * head could not be written) would leave the relays, their upstreams and
+ * their usage reports open: `return()` before the first `next()` stops them here.
+ */
+function mergeStreams(streams: AsyncIterable<Uint8Array>[], tail: () => string[]): AsyncIterableIterator<Uint8Array> {
+  const merged = mergeGenerator(streams, tail);
+  let started = false;
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    next() {
+      started = true;
+      return merged.next();
+    },
+    async return() {
+      if (!started) await Promise.allSettled(streams.map((stream) => stream[Symbol.asyncIterator]().return?.()));
+      return merged.return(undefined);
+    },
+  };
+}
+
+async function* mergeGenerator(streams: AsyncIterable<Uint8Array>[], tail: () => string[]): AsyncGenerator<Uint8Array, void, undefined> {
   const iterators = streams.map((stream) => stream[Symbol.asyncIterator]());
   const pending = new Map<number, Promise<{ index: number; result: IteratorResult<Uint8Array> }>>();
   const pull = (index: number) => pending.set(index, iterators[index]!.next().then((result) => ({ index, result })));

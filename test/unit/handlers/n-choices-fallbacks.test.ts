@@ -87,3 +87,24 @@ describe('n > 1 and fallbacks of the other wire format', () => {
     expect(fallback.calls).toBe(2);
   });
 });
+
+describe('a fanned-out stream its adapter drops before reading it', () => {
+  it('stops every relay (usage reported as aborted, upstreams released) on return() before the first next()', async () => {
+    const records: Array<{ aborted: boolean; stream: boolean }> = [];
+    const gateway = createGateway({ auth: { keys: [KEY] }, onUsage: (record) => records.push(record) });
+    const response = await gateway.handle({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: { model: 'vendora-sonnet-4-6', messages: [{ role: 'user', content: 'Tell me a long story.' }], n: 2, max_tokens: 256, stream: true },
+      signal: new AbortController().signal,
+    });
+    expect(response.type).toBe('sse');
+    // What an adapter does when the head cannot be written: it never reads, it returns.
+    await (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]().return?.();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(records).toHaveLength(2);
+    expect(records.every((record) => record.aborted && record.stream)).toBe(true);
+    await gateway.close();
+  });
+});
