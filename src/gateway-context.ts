@@ -46,6 +46,8 @@ export interface GatewayContext {
   limitHeaders?: Record<string, string>;
   /** Receives each upstream call's usage, to correct the limits' reservation. */
   limitUsage?: (status: number, usage: TokenUsage, aborted: boolean) => void;
+  /** Told each time a streamed answer is read, so its concurrency leases are renewed only while it is. @internal */
+  limitTouch?: () => void;
   /** Set by `begin` when an observability option is set (traces, metrics, logs). @internal */
   observer?: RequestObservation;
 }

@@ -76,24 +76,23 @@ async function fanOutJson(ctx: GatewayContext, runtime: GatewayRuntime, sents: S
 }
 
 /**
- * The merged body. An async generator never started ignores `return()` (its
- * `finally` never runs), so a body the adapter drops before reading it (its
- * head could not be written) would leave the relays, their upstreams and
- * their usage reports open: `return()` before the first `next()` stops them here.
+ * The merged body. `return()` goes to the relays first: an async generator
+ * never started ignores it (its `finally` never runs), and one waiting on a
+ * silent relay would handle it only once that relay speaks, so a body the
+ * adapter drops (the client left, the head could not be written) would
+ * leave the relays, their upstreams and their usage reports open.
  */
 function mergeStreams(streams: AsyncIterable<Uint8Array>[], tail: () => string[]): AsyncIterableIterator<Uint8Array> {
   const merged = mergeGenerator(streams, tail);
-  let started = false;
   return {
     [Symbol.asyncIterator]() {
       return this;
     },
     next() {
-      started = true;
       return merged.next();
     },
     async return() {
-      if (!started) await Promise.allSettled(streams.map((stream) => stream[Symbol.asyncIterator]().return?.()));
+      await Promise.allSettled(streams.map((stream) => stream[Symbol.asyncIterator]().return?.()));
       return merged.return(undefined);
     },
   };

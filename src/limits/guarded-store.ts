@@ -149,12 +149,14 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
     },
     renew(target, leases) {
       if (leases.length === 0 || target.renew === undefined) return;
+      // Called from a timer: a store that throws instead of rejecting must not become an uncaught exception.
+      const renewing = new Promise<void>((resolve) => resolve(target.renew!(leases)));
       if (!options.bounded || target === standIn) {
-        void target.renew(leases).catch(() => {});
+        renewing.catch(() => {});
         return;
       }
       // A failed renewal is tried again at the next one (a third of the lease later).
-      withTimeout(target.renew(leases), options.timeoutMs).catch(report);
+      withTimeout(renewing, options.timeoutMs).catch(report);
     },
   };
 }

@@ -92,6 +92,10 @@ export interface LimitsOptions {
   prices?: Readonly<Record<string, ModelPrice>>;
   /** Output tokens reserved for a chat request without `max_tokens` / `max_completion_tokens`. Default 4096. */
   expectedOutputTokens?: number;
-  /** How long a concurrency slot is held at most if its release never arrives (crashed instance), in seconds. Default 600. */
+  /**
+   * How long a concurrency slot is held at most if its release never arrives (crashed instance, a
+   * stream nobody reads any more), in seconds. Default 600. Running requests renew their leases
+   * every third of it (streams only while they are read), so a long stream keeps its slot.
+   */
   concurrencyLeaseSeconds?: number;
 }

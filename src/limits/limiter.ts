@@ -150,6 +150,10 @@ export function createLimiter(options: LimitsOptions): Limiter {
     const byStore = new Map<LimitStore, LeaseRenewal[]>();
     for (const settlement of running) {
       if (now - settlement.renewedAt < renewEveryMs / 2) continue;
+      // A stream nobody reads any more (dropped unread, a stalled client) is left to its lease, as
+      // its slot would be if this instance had died; a non-streamed call ends by its deadline.
+      if (settlement.streamed && !settlement.active) continue;
+      settlement.active = false;
       settlement.renewedAt = now;
       const leases = byStore.get(settlement.store);
       if (leases) leases.push(...settlement.leases());
@@ -187,6 +191,10 @@ export function createLimiter(options: LimitsOptions): Limiter {
       settlement = createSettlement(guarded, store, plan, result, estimate, calls, undefined, track(plan));
     }
     ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
+    if (body.stream === true && settlement.store.renew !== undefined) {
+      settlement.streamed = true;
+      ctx.limitTouch = () => settlement.touch();
+    }
     return call().catch((error: unknown) => {
       settlement.finish();
       throw error;

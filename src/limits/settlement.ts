@@ -29,6 +29,11 @@ export interface Settlement {
   readonly store: LimitStore;
   /** `Date.now()` of the reservation or of its leases' last renewal. */
   renewedAt: number;
+  /** A streamed answer: its leases are renewed only if it was read since the last renewal (`touch`). */
+  streamed: boolean;
+  /** Read since the last renewal. */
+  active: boolean;
+  touch(): void;
   /** The request's concurrency leases, as renewals of `leaseMs` each. */
   leases(): LeaseRenewal[];
 }
@@ -39,6 +44,8 @@ class RequestSettlement implements Settlement {
   private recorded = 0;
   settled = false;
   renewedAt = Date.now();
+  streamed = false;
+  active = false;
 
   constructor(
     private readonly guarded: GuardedStore,
@@ -51,6 +58,10 @@ class RequestSettlement implements Settlement {
     /** The limiter's set of requests holding leases: this one leaves it when settled. */
     private readonly running: Set<Settlement> | undefined,
   ) {}
+
+  touch(): void {
+    this.active = true;
+  }
 
   leases(): LeaseRenewal[] {
     const out: LeaseRenewal[] = [];

@@ -77,6 +77,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
    */
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
     try {
+      this.options.onPull?.();
       return Promise.resolve(this.ready() ?? this.reads.wait().then(this.onWake));
     } catch (error) {
       return Promise.reject(error);

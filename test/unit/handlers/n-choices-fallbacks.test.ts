@@ -108,3 +108,42 @@ describe('a fanned-out stream its adapter drops before reading it', () => {
     await gateway.close();
   });
 });
+
+describe('a fanned-out stream returned while a read waits on silent upstreams', () => {
+  it('return() reaches the relays at once (no heartbeat to wake them) and ends their usage reports', async () => {
+    const encoder = new TextEncoder();
+    const start = `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } } })}\n\n`;
+    const silent: Upstream = {
+      name: 'silent',
+      format: 'messages',
+      send(call: UpstreamCall): Promise<UpstreamResponse> {
+        const body = (async function* () {
+          yield encoder.encode(start);
+          await new Promise<void>((resolve) => call.signal.addEventListener('abort', () => resolve()));
+        })();
+        return Promise.resolve({ status: 200, headers: { 'content-type': 'text/event-stream' }, body });
+      },
+    };
+    const records: Array<{ aborted: boolean }> = [];
+    const gateway = createGateway({ auth: { keys: [KEY] }, routes: [{ match: '*', upstream: silent }], heartbeatMs: 0, onUsage: (record) => records.push(record) });
+    const response = await gateway.handle({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], n: 2, max_tokens: 16, stream: true },
+      signal: new AbortController().signal,
+    });
+    expect(response.type).toBe('sse');
+    const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    void iterator.next().catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const outcome = await Promise.race([
+      iterator.return!().then(() => 'returned'),
+      new Promise((resolve) => setTimeout(() => resolve('still pending'), 1000)),
+    ]);
+    expect(outcome).toBe('returned');
+    expect(records).toHaveLength(2);
+    expect(records.every((record) => record.aborted)).toBe(true);
+    await gateway.close();
+  });
+});

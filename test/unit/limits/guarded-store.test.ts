@@ -84,4 +84,22 @@ describe('guardStore', () => {
     expect(store.settled).toEqual([[{ kind: 'concurrency', key: 'c', leaseId: 'lease-1' }]]);
     expect(reported).toHaveLength(2);
   });
+
+  it('a store whose renew throws instead of rejecting is reported, not thrown (it runs from a timer)', async () => {
+    const failures: unknown[] = [];
+    const store: LimitStore = {
+      ...slowStore(0),
+      renew() {
+        throw new Error('client is closed');
+      },
+    };
+    for (const bounded of [true, false]) {
+      const guarded = guardStore(store, { policy: 'open', timeoutMs: 100, retryMs: 1000, bounded, onFailure: (error) => failures.push(error) });
+      expect(() => guarded.renew(store, [{ key: 'c', leaseId: 'lease-1', leaseMs: 60_000 }])).not.toThrow();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Reported by the bounded guard (the unbounded one is the built-in memory store's, which cannot fail).
+    expect(failures).toHaveLength(1);
+    expect((failures[0] as Error).message).toBe('client is closed');
+  });
 });

@@ -98,3 +98,28 @@ describe.each(stores)('a stream longer than the concurrency lease (%s store)', (
     await gateway.close();
   });
 });
+
+describe('a stream nobody reads any more', () => {
+  it('is left to its lease: dropped unread (never returned, its signal never aborts), its slot is free after the lease', async () => {
+    const gateway = createGateway({
+      auth: { keys: ['sk-a'] },
+      routes: [{ match: '*', upstream }],
+      limits: { rules: [{ concurrent: 1 }], concurrencyLeaseSeconds: 1 },
+    });
+    const ask = (stream: boolean) =>
+      gateway.handle({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
+        body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...(stream ? { stream: true } : {}) },
+        signal: new AbortController().signal,
+      });
+    const dropped = await ask(true);
+    expect(dropped.status).toBe(200);
+    expect((await ask(false)).status).toBe(429);
+    // Twice the lease: renewed only while read, so it has expired.
+    await sleep(2200);
+    expect((await ask(false)).status).toBe(200);
+    await gateway.close();
+  });
+});
