@@ -46,7 +46,7 @@ export interface GatewayContext {
   limitHeaders?: Record<string, string>;
   /** Receives each upstream call's usage, to correct the limits' reservation. */
   limitUsage?: (status: number, usage: TokenUsage, aborted: boolean) => void;
-  /** Told each time a streamed answer is read, so its concurrency leases are renewed only while it is. @internal */
+  /** Told each time a streamed answer moves on (read, or drained after its client left), so its leases are renewed only while it does. @internal */
   limitTouch?: () => void;
   /** Set by `begin` when an observability option is set (traces, metrics, logs). @internal */
   observer?: RequestObservation;

@@ -158,7 +158,7 @@ export async function relayStream(
     ...(options.transform ? { transform: options.transform } : {}),
     ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
     ...(observation?.onChunk ? { onChunk: observation.onChunk } : {}),
-    ...(ctx.limitTouch ? { onPull: ctx.limitTouch } : {}),
+    ...(ctx.limitTouch ? { onProgress: ctx.limitTouch } : {}),
     ...(report && observer
       ? {
           onEnd: (outcome) => {

@@ -29,7 +29,7 @@ export interface Settlement {
   readonly store: LimitStore;
   /** `Date.now()` of the reservation or of its leases' last renewal. */
   renewedAt: number;
-  /** A streamed answer: its leases are renewed only if it was read since the last renewal (`touch`). */
+  /** A streamed answer: its leases are renewed only if it moved on since the last renewal (`touch`: read by its client, or draining). */
   streamed: boolean;
   /** Read since the last renewal. */
   active: boolean;

@@ -89,8 +89,12 @@ export interface RelaySseOptions {
   observes?: (raw: RawSseEvent) => boolean;
   /** Called for every upstream read (the events that arrived together), for chunk timings. Errors it throws are ignored. */
   onChunk?: () => void;
-  /** Called each time the client side asks for the next chunk (the stream is being read). Must not throw. */
-  onPull?: () => void;
+  /**
+   * Called as the stream moves on: each time the client side asks for the
+   * next chunk, and for each upstream read of a relay draining after its
+   * client left (`onClientAbort: 'drain'`). Must not throw.
+   */
+  onProgress?: () => void;
   /** Called exactly once when the relay ends (after a drain, when draining). */
   onEnd?: (outcome: RelayOutcome) => void;
   /** The client's signal (or any `AbortSource`): aborted when the client disconnects. */

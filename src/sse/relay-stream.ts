@@ -77,7 +77,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
    */
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
     try {
-      this.options.onPull?.();
+      this.options.onProgress?.();
       return Promise.resolve(this.ready() ?? this.reads.wait().then(this.onWake));
     } catch (error) {
       return Promise.reject(error);
@@ -326,7 +326,10 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
       for (let n = 0; n < limit; n++) {
         const result = await this.reads.read();
         if (result.done) return { drained: true };
-        if (observe) this.splitter.push(result.value, sink);
+        if (observe) {
+          this.options.onProgress?.();
+          this.splitter.push(result.value, sink);
+        }
       }
       return { drained: false };
     } catch (error) {

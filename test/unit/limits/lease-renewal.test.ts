@@ -5,7 +5,7 @@
  * real Redis; the slot is free again once the stream ends.
  */
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../../src/gateway.js';
 import { redisLimitStore } from '../../../src/limits/redis-limit-store.js';
 import type { LimitStore } from '../../../src/limits/limit-store.js';
@@ -119,6 +119,38 @@ describe('a stream nobody reads any more', () => {
     expect((await ask(false)).status).toBe(429);
     // Twice the lease: renewed only while read, so it has expired.
     await sleep(2200);
+    expect((await ask(false)).status).toBe(200);
+    await gateway.close();
+  });
+});
+
+describe('a stream drained after its client left (onClientAbort: drain)', () => {
+  it('keeps its slot while the rest is read, past the lease, and frees it at the end', async () => {
+    const gateway = createGateway({
+      auth: { keys: ['sk-a'] },
+      routes: [{ match: '*', upstream, onClientAbort: 'drain' }],
+      limits: { rules: [{ concurrent: 1 }], concurrencyLeaseSeconds: 1 },
+      onUsage: (record) => records.push(record.aborted),
+    });
+    const records: boolean[] = [];
+    const ask = (stream: boolean, signal = new AbortController().signal) =>
+      gateway.handle({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
+        body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...(stream ? { stream: true } : {}) },
+        signal,
+      });
+    const client = new AbortController();
+    const left = await ask(true, client.signal);
+    const iterator = (left.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+    await iterator.next();
+    client.abort();
+    // Past the 1 s lease, while the 3 s upstream stream is still being drained.
+    await sleep(1800);
+    expect(records).toEqual([]);
+    expect((await ask(false)).status).toBe(429);
+    await vi.waitFor(() => expect(records).toEqual([true]), { timeout: 5000 });
     expect((await ask(false)).status).toBe(200);
     await gateway.close();
   });
