@@ -43,6 +43,18 @@ const upstream = {
   },
 };
 
+/** A chat request to `gateway`, streamed or not, as its own client (a signal of its own unless given). */
+function asker(gateway: ReturnType<typeof createGateway>) {
+  return (stream: boolean, signal = new AbortController().signal) =>
+    gateway.handle({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
+      body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...(stream ? { stream: true } : {}) },
+      signal,
+    });
+}
+
 async function drain(response: GatewayResponse): Promise<void> {
   if (response.type === 'json' || response.body instanceof Uint8Array) return;
   for await (const part of response.body) void part;
@@ -73,14 +85,7 @@ describe.each(stores)('a stream longer than the concurrency lease (%s store)', (
       // A generous store time-out: this test is about renewal, not the outage policy.
       limits: { rules: [{ concurrent: 1 }], concurrencyLeaseSeconds: 1, ...(store ? { store, storeTimeoutMs: 5000 } : {}) },
     });
-    const ask = (stream: boolean) =>
-      gateway.handle({
-        method: 'POST',
-        url: '/v1/chat/completions',
-        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
-        body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...(stream ? { stream: true } : {}) },
-        signal: new AbortController().signal,
-      });
+    const ask = asker(gateway);
     const long = await ask(true);
     expect(long.status).toBe(200);
     let ended = false;
@@ -106,14 +111,7 @@ describe('a stream nobody reads any more', () => {
       routes: [{ match: '*', upstream }],
       limits: { rules: [{ concurrent: 1 }], concurrencyLeaseSeconds: 1 },
     });
-    const ask = (stream: boolean) =>
-      gateway.handle({
-        method: 'POST',
-        url: '/v1/chat/completions',
-        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
-        body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...(stream ? { stream: true } : {}) },
-        signal: new AbortController().signal,
-      });
+    const ask = asker(gateway);
     const dropped = await ask(true);
     expect(dropped.status).toBe(200);
     expect((await ask(false)).status).toBe(429);
@@ -133,14 +131,7 @@ describe('a stream drained after its client left (onClientAbort: drain)', () => 
       onUsage: (record) => records.push(record.aborted),
     });
     const records: boolean[] = [];
-    const ask = (stream: boolean, signal = new AbortController().signal) =>
-      gateway.handle({
-        method: 'POST',
-        url: '/v1/chat/completions',
-        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
-        body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], ...(stream ? { stream: true } : {}) },
-        signal,
-      });
+    const ask = asker(gateway);
     const client = new AbortController();
     const left = await ask(true, client.signal);
     const iterator = (left.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
