@@ -31,7 +31,7 @@ export interface Settlement {
   renewedAt: number;
   /** A streamed answer: its leases are renewed only if it moved on since the last renewal (`touch`: read by its client, or draining). */
   streamed: boolean;
-  /** Read since the last renewal. */
+  /** Moved on (read, or drained) since the last renewal. */
   active: boolean;
   touch(): void;
   /** The request's concurrency leases, as renewals of `leaseMs` each. */
