@@ -131,6 +131,32 @@ describe('a signal shared by many handle() calls', () => {
     await gateway.close();
   });
 
+  it('holds none with limits on either (their stream backstop listens to the client too)', async () => {
+    const signals: AbortSignal[] = [];
+    const gateway = createGateway({
+      auth: { keys: ['sk-a'] },
+      routes: [{ match: '*', upstream: scriptedUpstream(signals), retries: 0 }],
+      limits: { rules: [{ requests: { limit: 1000 }, concurrent: 5 }] },
+    });
+    const shared = new AbortController();
+    const handle = (model: string, stream: boolean) =>
+      gateway.handle({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
+        body: { model, messages: [{ role: 'user', content: 'Hi' }], ...(stream ? { stream: true } : {}) },
+        signal: shared.signal,
+      });
+    for (const [model, stream, stopAfter] of [['json', false], ['error', false], ['stream', true], ['endless', true, 2]] as const) {
+      for (let i = 0; i < 12; i++) {
+        await readAll(await handle(model, stream), stopAfter);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(getEventListeners(shared.signal, 'abort').length, `${model}, call ${i + 1}`).toBe(0);
+      }
+    }
+    await gateway.close();
+  });
+
   it('still passes an abort of the shared signal on to a stream in progress (call.signal)', async () => {
     const signals: AbortSignal[] = [];
     const gateway = createGateway({ auth: { keys: ['sk-a'] }, routes: [{ match: '*', upstream: scriptedUpstream(signals) }], requestTimeoutMs: 60_000 });
