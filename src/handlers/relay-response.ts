@@ -159,23 +159,20 @@ export async function relayStream(
     ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
     ...(observation?.onChunk ? { onChunk: observation.onChunk } : {}),
     ...(ctx.limitTouch ? { onProgress: ctx.limitTouch } : {}),
-    ...(report && observer
-      ? {
-          onEnd: (outcome) => {
-            deadline.release();
-            report({
-              status: 200,
-              stream: true,
-              usage: observer.usage,
-              aborted: outcome.status === 'aborted',
-              target,
-              firstByteAt: outcome.firstEventAt ?? headAt,
-              ...(observation ? { observation, ...(metaObserver ? { meta: metaObserver.meta } : {}) } : {}),
-              ...(outcome.error ? { error: outcome.error } : {}),
-            });
-          },
-        }
-      : { onEnd: () => deadline.release() }),
+    onEnd: (outcome) => {
+      deadline.release();
+      if (!report || !observer) return;
+      report({
+        status: 200,
+        stream: true,
+        usage: observer.usage,
+        aborted: outcome.status === 'aborted',
+        target,
+        firstByteAt: outcome.firstEventAt ?? headAt,
+        ...(observation ? { observation, ...(metaObserver ? { meta: metaObserver.meta } : {}) } : {}),
+        ...(outcome.error ? { error: outcome.error } : {}),
+      });
+    },
   });
   // relayedHeaders builds a fresh object: the SSE headers (which win) go into it rather than into a spread copy.
   return { type: 'sse', status: 200, headers: Object.assign(relayedHeaders(response), SSE_HEADERS), body };

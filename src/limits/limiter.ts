@@ -149,15 +149,11 @@ export function createLimiter(options: LimitsOptions): Limiter {
     const now = Date.now();
     const byStore = new Map<LimitStore, LeaseRenewal[]>();
     for (const settlement of running) {
-      if (now - settlement.renewedAt < renewEveryMs / 2) continue;
-      // A stream nobody reads any more (dropped unread, a stalled client) is left to its lease, as
-      // its slot would be if this instance had died; a non-streamed call ends by its deadline.
-      if (settlement.streamed && !settlement.active) continue;
-      settlement.active = false;
-      settlement.renewedAt = now;
+      const due = settlement.dueRenewal(now, renewEveryMs / 2);
+      if (due === undefined) continue;
       const leases = byStore.get(settlement.store);
-      if (leases) leases.push(...settlement.leases());
-      else byStore.set(settlement.store, settlement.leases());
+      if (leases) leases.push(...due);
+      else byStore.set(settlement.store, due);
     }
     for (const [store, leases] of byStore) guarded.renew(store, leases);
   };
@@ -192,7 +188,9 @@ export function createLimiter(options: LimitsOptions): Limiter {
     }
     ctx.limitUsage = (status, usage, aborted) => settlement.record(status, usage, aborted);
     if (body.stream === true && settlement.store.renew !== undefined) {
-      settlement.streamed = true;
+      // A stream nobody reads any more (dropped unread, a stalled client) is left to its lease, as
+      // its slot would be if this instance had died; a non-streamed call ends by its deadline.
+      settlement.renewOnlyOnProgress();
       ctx.limitTouch = () => settlement.touch();
     }
     return call().catch((error: unknown) => {
@@ -208,20 +206,26 @@ export function createLimiter(options: LimitsOptions): Limiter {
     if (!result.ok) throw refusal(plan, result.states, headers);
   };
 
-  /** The path of a store that answers later (Redis, a custom one) or of a token or budget rule (the tokenizer may load); `planned` when the plan is made already. */
+  /**
+   * The asynchronous path: a token or budget rule applies (`planned` undefined: the prompt is
+   * counted, once per request, here, and the tokenizer may have to load first), or the store
+   * answers later (Redis, a custom one; `planned` is the plan already made).
+   */
   const runLater = async (
     ctx: GatewayContext,
     call: () => Promise<GatewayResponse>,
     input: PlanInput,
-    sized: boolean,
     endpoint: string,
     body: Readonly<Record<string, unknown>>,
     planned?: LimitPlan,
   ): Promise<GatewayResponse> => {
-    // The prompt is counted once per request, here, and only when a token or budget limit applies.
-    const estimate = sized ? estimateCall(loadedTokenCounters() ?? (await loadTokenCounters()), endpoint, body, ctx.route, expectedOutputTokens) : undefined;
-    if (estimate) input.estimate = estimate;
-    const plan = planned ?? planLimits(input);
+    let estimate: CallEstimate | undefined;
+    let plan = planned;
+    if (plan === undefined) {
+      estimate = estimateCall(loadedTokenCounters() ?? (await loadTokenCounters()), endpoint, body, ctx.route, expectedOutputTokens);
+      input.estimate = estimate;
+      plan = planLimits(input);
+    }
     const reservation = guarded.reserveNow(plan.checks) ?? (await guarded.reserve(plan.checks));
     answer(ctx, plan, reservation);
     return admitted(ctx, call, plan, reservation, estimate, endpoint, body);
@@ -237,11 +241,11 @@ export function createLimiter(options: LimitsOptions): Limiter {
       const { rules, sized } = rulesOf(principal.limits).forModel(model);
       if (rules.length === 0) return call();
       const input: PlanInput = { principalId: principal.id, model, rules, estimate: NO_ESTIMATE, prices: options.prices, leaseMs };
-      if (sized) return runLater(ctx, call, input, sized, endpoint, body);
+      if (sized) return runLater(ctx, call, input, endpoint, body);
       // No promise of its own when the store answers at once (the in-memory one): a request limit costs a few µs.
       const plan = planLimits(input);
       const reservation = guarded.reserveNow(plan.checks);
-      if (reservation === undefined) return runLater(ctx, call, input, sized, endpoint, body, plan);
+      if (reservation === undefined) return runLater(ctx, call, input, endpoint, body, plan);
       try {
         answer(ctx, plan, reservation);
       } catch (error) {

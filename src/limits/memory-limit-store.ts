@@ -31,6 +31,14 @@ interface Bucket { level: number; at: number; expiresAt: number }
 interface Leases { leases: Map<string, number>; expiresAt: number; due: number; ordered: boolean }
 interface Spend { period: number; spent: number; expiresAt: number }
 
+/** Adds a lease at the end of `entry`'s leases, keeping `ordered`, the entry's expiry and `due` (a lower bound) right. */
+function placeLease(entry: Leases, leaseId: string, expiresAt: number): void {
+  entry.leases.set(leaseId, expiresAt);
+  if (expiresAt < entry.expiresAt) entry.ordered = false;
+  else entry.expiresAt = expiresAt;
+  if (expiresAt < entry.due) entry.due = expiresAt;
+}
+
 type Entry = Bucket | Leases | Spend;
 
 /** Options of {@link memoryLimitStore}. */
@@ -142,12 +150,7 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
         const entry = live<Leases>(check.key, now);
         const expiresAt = now + check.leaseMs;
         if (entry === undefined) entries.set(check.key, { leases: new Map([[check.leaseId, expiresAt]]), expiresAt, due: expiresAt, ordered: true });
-        else {
-          entry.leases.set(check.leaseId, expiresAt);
-          if (expiresAt < entry.expiresAt) entry.ordered = false;
-          else entry.expiresAt = expiresAt;
-          if (expiresAt < entry.due) entry.due = expiresAt;
-        }
+        else placeLease(entry, check.leaseId, expiresAt);
         return;
       }
       case 'budget': {
@@ -197,12 +200,9 @@ export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitSt
       const entry = live<Leases>(key, now);
       const current = entry?.leases.get(leaseId);
       if (entry === undefined || current === undefined || current <= now) continue;
-      const expiresAt = now + leaseMs;
-      // Moved to the end: with one lease length the leases stay in expiry order (`due` stays a lower bound).
+      // Moved to the end: with one lease length the leases stay in expiry order.
       entry.leases.delete(leaseId);
-      entry.leases.set(leaseId, expiresAt);
-      if (expiresAt < entry.expiresAt) entry.ordered = false;
-      else entry.expiresAt = expiresAt;
+      placeLease(entry, leaseId, now + leaseMs);
     }
   };
   const store: SyncLimitStore = {

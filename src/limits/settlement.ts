@@ -27,15 +27,16 @@ export interface Settlement {
   readonly settled: boolean;
   /** The store holding the reservation. */
   readonly store: LimitStore;
-  /** `Date.now()` of the reservation or of its leases' last renewal. */
-  renewedAt: number;
-  /** A streamed answer: its leases are renewed only if it moved on since the last renewal (`touch`: read by its client, or draining). */
-  streamed: boolean;
-  /** Moved on (read, or drained) since the last renewal. */
-  active: boolean;
+  /** From now on, leases are renewed only when the answer moved on (`touch`) since the last renewal: a stream. */
+  renewOnlyOnProgress(): void;
+  /** The answer moved on (a stream read by its client, or drained after it left). */
   touch(): void;
-  /** The request's concurrency leases, as renewals of `leaseMs` each. */
-  leases(): LeaseRenewal[];
+  /**
+   * The request's concurrency leases, as renewals, when they are due (the last renewal, or the
+   * reservation, at least `minAgeMs` before `now`, and progress since, where that is required);
+   * `undefined` otherwise. Counts as renewed.
+   */
+  dueRenewal(now: number, minAgeMs: number): LeaseRenewal[] | undefined;
 }
 
 /** A class, not closures: one object per admitted request. */
@@ -43,9 +44,9 @@ class RequestSettlement implements Settlement {
   private readonly totals: Totals = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
   private recorded = 0;
   settled = false;
-  renewedAt = Date.now();
-  streamed = false;
-  active = false;
+  private renewedAt = Date.now();
+  private progressRequired = false;
+  private progressed = false;
 
   constructor(
     private readonly guarded: GuardedStore,
@@ -59,11 +60,18 @@ class RequestSettlement implements Settlement {
     private readonly running: Set<Settlement> | undefined,
   ) {}
 
-  touch(): void {
-    this.active = true;
+  renewOnlyOnProgress(): void {
+    this.progressRequired = true;
   }
 
-  leases(): LeaseRenewal[] {
+  touch(): void {
+    this.progressed = true;
+  }
+
+  dueRenewal(now: number, minAgeMs: number): LeaseRenewal[] | undefined {
+    if (now - this.renewedAt < minAgeMs || (this.progressRequired && !this.progressed)) return undefined;
+    this.renewedAt = now;
+    this.progressed = false;
     const out: LeaseRenewal[] = [];
     for (const check of this.plan.checks) {
       if (check.kind === 'concurrency') out.push({ key: check.key, leaseId: check.leaseId, leaseMs: check.leaseMs });

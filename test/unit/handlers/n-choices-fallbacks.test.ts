@@ -88,17 +88,22 @@ describe('n > 1 and fallbacks of the other wire format', () => {
   });
 });
 
+/** A streamed chat request for two choices (fanned out to a messages upstream). */
+function streamTwo(gateway: ReturnType<typeof createGateway>, model: string) {
+  return gateway.handle({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+    body: { model, messages: [{ role: 'user', content: 'Tell me a long story.' }], n: 2, max_tokens: 64, stream: true },
+    signal: new AbortController().signal,
+  });
+}
+
 describe('a fanned-out stream its adapter drops before reading it', () => {
   it('stops every relay (usage reported as aborted, upstreams released) on return() before the first next()', async () => {
     const records: Array<{ aborted: boolean; stream: boolean }> = [];
     const gateway = createGateway({ auth: { keys: [KEY] }, onUsage: (record) => records.push(record) });
-    const response = await gateway.handle({
-      method: 'POST',
-      url: '/v1/chat/completions',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: { model: 'vendora-sonnet-4-6', messages: [{ role: 'user', content: 'Tell me a long story.' }], n: 2, max_tokens: 256, stream: true },
-      signal: new AbortController().signal,
-    });
+    const response = await streamTwo(gateway, 'vendora-sonnet-4-6');
     expect(response.type).toBe('sse');
     // What an adapter does when the head cannot be written: it never reads, it returns.
     await (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]().return?.();
@@ -126,13 +131,7 @@ describe('a fanned-out stream returned while a read waits on silent upstreams', 
     };
     const records: Array<{ aborted: boolean }> = [];
     const gateway = createGateway({ auth: { keys: [KEY] }, routes: [{ match: '*', upstream: silent }], heartbeatMs: 0, onUsage: (record) => records.push(record) });
-    const response = await gateway.handle({
-      method: 'POST',
-      url: '/v1/chat/completions',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], n: 2, max_tokens: 16, stream: true },
-      signal: new AbortController().signal,
-    });
+    const response = await streamTwo(gateway, 'm');
     expect(response.type).toBe('sse');
     const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
     void iterator.next().catch(() => {});
