@@ -10,6 +10,8 @@ import { DEFAULT_MAX_BODY_BYTES } from '../src/read-json-body.js';
 import type { GatewayRequest } from '../src/types.js';
 import { readGatewayRequest, toGatewayRequest } from './fetch-request.js';
 import { toResponse } from './fetch-response.js';
+import { withLightSignal } from './light-request.js';
+import { AbortTrigger } from '../src/upstreams/abort-source.js';
 import { type GatewayOrOptions, toGateway } from './to-gateway.js';
 
 /** A fetch handler serving every gateway route. */
@@ -40,12 +42,13 @@ export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHan
     }
     // A cancelled response body means the client left, as does `request.signal`
     // (not every server fires the latter): either one aborts the upstream call.
-    const left = new AbortController();
-    const abort = () => left.abort();
+    // The gateway listens on a light trigger (see light-request.ts).
+    const left = new AbortTrigger();
+    const abort = (): void => left.abort();
     if (request.signal.aborted) abort();
     // (No `once` option: an abort fires once anyway, and the option costs a lookup per request.)
     else request.signal.addEventListener('abort', abort);
-    gatewayRequest.signal = left.signal;
+    gatewayRequest = withLightSignal(gatewayRequest, left);
     return toResponse(await gateway.handle(gatewayRequest), abort);
   };
   return Object.assign(handler, { gateway });

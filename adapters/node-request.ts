@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import type { GatewayRequest } from '../src/types.js';
-import { AbortTrigger, forgetAbortSource, rememberAbortSource } from '../src/upstreams/abort-source.js';
+import { AbortTrigger } from '../src/upstreams/abort-source.js';
+import { type RequestFields, withLightSignal } from './light-request.js';
 
 /**
  * Reads a request body up to `limit` bytes within `timeoutMs` (default
@@ -126,28 +127,12 @@ export function toGatewayRequest(
   res: ServerResponse,
   options: { url?: string; body?: unknown; rawBody?: Uint8Array } = {},
 ): GatewayRequest {
-  // The gateway listens on the light source; the AbortSignal is made only if something reads `signal`.
   const abort = new AbortTrigger();
   res.once('close', () => {
     if (!res.writableFinished) abort.abort();
   });
-  let replaced: AbortSignal | undefined;
-  const request: GatewayRequest = {
-    method: req.method ?? 'GET',
-    url: options.url ?? req.url ?? '/',
-    headers: req.headers,
-    // Made on first read (a spread copy reads it); the gateway listens on the light trigger
-    // (`abortSourceOf`) unless the app assigns a signal of its own.
-    get signal() {
-      return replaced ?? abort.signal;
-    },
-    set signal(value: AbortSignal) {
-      replaced = value;
-      forgetAbortSource(request);
-    },
-  };
-  rememberAbortSource(request, abort);
-  if (options.rawBody !== undefined) request.rawBody = options.rawBody;
-  else if (options.body !== undefined) request.body = options.body;
-  return request;
+  const fields: RequestFields = { method: req.method ?? 'GET', url: options.url ?? req.url ?? '/', headers: req.headers };
+  if (options.rawBody !== undefined) fields.rawBody = options.rawBody;
+  else if (options.body !== undefined) fields.body = options.body;
+  return withLightSignal(fields, abort);
 }

@@ -79,7 +79,8 @@ export function splitUrl(url: string): { segments: string[]; query: Record<strin
   const pathname = mark === -1 ? url : url.slice(0, mark);
   const query: Record<string, string> = {};
   if (mark !== -1) for (const [key, value] of new URLSearchParams(url.slice(mark + 1))) query[key] = value;
-  const segments = pathname.split('/').filter((segment) => segment !== '');
+  const segments: string[] = [];
+  for (const segment of pathname.split('/')) if (segment !== '') segments.push(segment);
   return { segments, query };
 }
 

@@ -17,6 +17,8 @@ function headerValue(value: string | string[] | undefined): string | undefined {
 /** True for `application/json` and `application/*+json`, with any parameters. */
 export function isJsonContentType(contentType: string | undefined): boolean {
   if (!contentType) return false;
+  // What every SDK sends, decided without building strings.
+  if (contentType === 'application/json') return true;
   const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
