@@ -34,6 +34,10 @@ export const TARGETS = {
   'modelgate-fastify': { label: 'modelgate, Fastify 5 plugin', kind: 'modelgate', script: 'servers/modelgate-fastify.mjs', bare: 'bare-fastify' },
   'bare-hono': { label: 'bare Hono on @hono/node-server', kind: 'bare', script: 'servers/bare-hono.mjs', bare: 'bare-hono' },
   'modelgate-hono': { label: 'modelgate fetch handler, Hono on @hono/node-server', kind: 'modelgate', script: 'servers/modelgate-hono.mjs', bare: 'bare-hono' },
+  // The least a conforming gateway must do per request, in each framework (servers/floor-work.mjs): how much of the bare proxy's budget that work alone takes.
+  'floor-node': { label: 'floor: node:http, parse + validate + complete-JSON check', kind: 'bare', script: 'servers/floor-node.mjs', bare: 'bare-node' },
+  'floor-fastify': { label: 'floor: Fastify 5, parse + validate + complete-JSON check', kind: 'bare', script: 'servers/floor-fastify.mjs', bare: 'bare-fastify' },
+  'floor-hono': { label: 'floor: Hono, parse + validate + complete-JSON check', kind: 'bare', script: 'servers/floor-hono.mjs', bare: 'bare-hono' },
   // Limits (issue 14): the same node:http server with requests + concurrency limits; ratios are to modelgate-node.
   'modelgate-node-limits': {
     label: 'modelgate, node:http, limits in memory', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'memory' }, bare: 'modelgate-node',
@@ -66,6 +70,7 @@ const ALL_PROXIES = [
 ];
 const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono'];
 const LIMITS = ['modelgate-node-limits', 'modelgate-node-limits-redis'];
+const FLOORS = ['floor-node', 'floor-fastify', 'floor-hono'];
 /** The observability cost targets (issue 15). */
 const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-sdk-only', 'modelgate-node-sdk-active', 'modelgate-node-observed'];
 
@@ -77,12 +82,12 @@ export const SCENARIOS = {
   chat: {
     label: 'chat, non-streamed, ~1 KB', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '',
     body: () => smallChat('gpt-bench'),
-    targets: ['direct', ...ALL_PROXIES, 'bare-express-raw', 'modelgate-express-raw', 'modelgate-express-keepraw', ...LIMITS, 'portkey', ...OBSERVED],
+    targets: ['direct', ...ALL_PROXIES, ...FLOORS, 'bare-express-raw', 'modelgate-express-raw', 'modelgate-express-keepraw', ...LIMITS, 'portkey', ...OBSERVED],
   },
   messages: {
     label: 'messages, non-streamed, ~1 KB', type: 'load', endpoint: 'messages', model: 'vendora-sonnet-4-6', prefix: '',
     body: () => smallMessages('vendora-sonnet-4-6'),
-    targets: ['direct', ...ALL_PROXIES, ...LIMITS, ...OBSERVED],
+    targets: ['direct', ...ALL_PROXIES, ...FLOORS, ...LIMITS, ...OBSERVED],
   },
   'chat-large': {
     label: 'chat, non-streamed, 200 KB (base64 image)', type: 'load', endpoint: 'chat', model: 'gpt-bench', prefix: '', compare: 'chat',
