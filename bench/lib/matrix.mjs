@@ -125,7 +125,7 @@ export const SCENARIOS = {
     label: 'slow streams (1 event / 100 ms)', type: 'slow', endpoint: 'chat', model: (n) => `gpt-bench-slow${n}`, prefix: (n) => `/sse/${n}/100`,
     end: CHAT_STREAM.endMarker,
     body: (n) => smallChat(`gpt-bench-slow${n}`, { stream: true }),
-    targets: ['direct', 'bare-node', 'modelgate-node', 'bare-express', 'modelgate-express', 'portkey-streams'],
+    targets: ['direct', 'bare-node', 'floor-node', 'modelgate-node', 'bare-express', 'modelgate-express', 'portkey-streams'],
   },
   'slow-readers': {
     label: 'slow readers (200 read 4 KB / 100 ms, 20 never read) of fast endless streams', type: 'readers', endpoint: 'chat', model: 'gpt-bench-endless',

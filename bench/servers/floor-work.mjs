@@ -24,7 +24,8 @@ function endpointOf(path) {
 
 /**
  * Checks one request. Returns `{ status, body }` to answer at once, or
- * `{ headers }`: what to send upstream with the caller's bytes.
+ * `{ headers, stream }`: what to send upstream with the caller's bytes, and
+ * whether the caller asked for a stream.
  */
 export function checkRequest(path, header, raw) {
   const endpoint = endpointOf(path);
@@ -38,8 +39,9 @@ export function checkRequest(path, header, raw) {
     return { status: 400, body: '{"error":{"message":"bad JSON"}}' };
   }
   if (!endpoint.schema.safeParse(body).success) return { status: 400, body: '{"error":{"message":"invalid"}}' };
-  if (endpoint.chat) return { headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' } };
-  return { headers: { 'content-type': 'application/json', 'x-api-key': 'sk-upstream', 'anthropic-version': header('anthropic-version') ?? '2023-06-01' } };
+  const stream = body.stream === true;
+  if (endpoint.chat) return { stream, headers: { 'content-type': 'application/json', authorization: 'Bearer sk-upstream' } };
+  return { stream, headers: { 'content-type': 'application/json', 'x-api-key': 'sk-upstream', 'anthropic-version': header('anthropic-version') ?? '2023-06-01' } };
 }
 
 /** True when the upstream's answer is a complete JSON object (else the floor answers 502). */
