@@ -80,36 +80,25 @@ export function signalOf(source: AbortSource): AbortSignal {
 }
 
 /**
- * The light source behind an object whose `signal` is made lazily (a request
- * of the node:http and fetch adapters, an upstream call), kept in a symbol
- * slot that names its owner: a spread copy (`{ ...call, signal: mine }`, an
- * upstream wrapper's usual move) carries the slot but is not its owner, so
- * it is ignored, and assigning `signal` empties it, so the signal a wrapper
- * passes is the one obeyed. (A slot on the object costs a property write
- * and read per request where a `WeakMap` beside it cost a hash-table insert
- * and lookups, and work for the garbage collector.)
+ * The light sources behind objects whose `signal` is made lazily (a request
+ * of the node:http adapter, an upstream call), kept beside the object rather
+ * on it: a spread copy (`{ ...call, signal: mine }`, an upstream wrapper's
+ * usual move) carries no source, and assigning `signal` detaches it, so the
+ * signal a wrapper passes is the one obeyed.
  */
-const LIGHT_SOURCE = Symbol('modelgate.lightAbortSource');
-
-interface LightSlot {
-  readonly owner: object;
-  readonly source: AbortSource;
-}
-
-type WithSlot = { [LIGHT_SOURCE]?: LightSlot | undefined };
+const lightSources = new WeakMap<object, AbortSource>();
 
 /** Records `source` as the light stand-in of `target.signal` (until `signal` is assigned: see `forgetAbortSource`). */
 export function rememberAbortSource(target: object, source: AbortSource): void {
-  (target as WithSlot)[LIGHT_SOURCE] = { owner: target, source };
+  lightSources.set(target, source);
 }
 
 /** Drops the light stand-in of `target` (its `signal` was replaced). */
 export function forgetAbortSource(target: object): void {
-  if ((target as WithSlot)[LIGHT_SOURCE] !== undefined) (target as WithSlot)[LIGHT_SOURCE] = undefined;
+  lightSources.delete(target);
 }
 
 /** What to listen on for `target`'s aborts: its light source when it still has one, else its `signal`. */
 export function abortSourceOf(target: { readonly signal: AbortSignal }): AbortSource {
-  const slot = (target as WithSlot)[LIGHT_SOURCE];
-  return slot !== undefined && slot.owner === target ? slot.source : target.signal;
+  return lightSources.get(target) ?? target.signal;
 }
