@@ -18,7 +18,7 @@ const app = Fastify({
 app.removeAllContentTypeParsers();
 app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 app.all('/*', async (request, reply) => {
-  const checked = checkRequest(request.url, (name) => request.headers[name], request.body);
+  const checked = checkRequest(request.url.split('?', 1)[0], (name) => request.headers[name], request.body);
   if (checked.status) return reply.code(checked.status).type('application/json').send(checked.body);
   const prefix = request.headers['x-bench-prefix'] ?? '';
   const upstream = await pool.request({ method: 'POST', path: prefix + request.url, headers: checked.headers, body: request.body });

@@ -24,16 +24,16 @@ function pipeEvents(upstream, res) {
   }
   res.writeHead(upstream.statusCode, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.flushHeaders();
-  let last;
+  // The stream's last bytes (across reads: a terminal event may be split between two).
+  let tail = '';
   upstream.body.on('data', (chunk) => {
-    last = chunk;
+    tail = (tail + chunk.subarray(-32).toString('latin1')).slice(-32);
     if (!res.write(chunk)) {
       upstream.body.pause();
       res.once('drain', () => upstream.body.resume());
     }
   });
   upstream.body.on('end', () => {
-    const tail = last === undefined ? '' : last.subarray(-32).toString();
     if (!tail.includes('[DONE]') && !tail.includes('message_stop')) res.write(CUT);
     res.end();
   });
