@@ -1,10 +1,10 @@
 /**
  * A `GatewayRequest` whose `signal` is made only when something reads it.
  * The gateway listens on the light `AbortTrigger` instead (`abortSourceOf`):
- * an `AbortController` per request, and an `EventTarget` listener added and
- * removed on it by the request deadline, cost more than the rest of an
- * adapter's work. Shared by the node:http (and so Express, Koa, Fastify) and
- * fetch adapters.
+ * an `AbortController` per request, and the `EventTarget` listener the
+ * request deadline adds and removes on it, cost about as much as the rest of
+ * the fetch handler's own work (profiled under load). Shared by the
+ * node:http (and so Express, Koa, Fastify) and fetch adapters.
  */
 import type { GatewayRequest, IncomingHeaders } from '../src/types.js';
 import { type AbortTrigger, forgetAbortSource, rememberAbortSource } from '../src/upstreams/abort-source.js';
