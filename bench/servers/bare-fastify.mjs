@@ -3,23 +3,13 @@
  * content-type parser (no JSON parse), forwarded with undici; the upstream
  * body stream handed to `reply.send`. No validation, no auth.
  */
-import { createServer } from 'node:http';
-import Fastify from 'fastify';
 import { Pool } from 'undici';
 import { announce } from './announce.mjs';
+import { rawBodyFastify } from './fastify-app.mjs';
 
 const pool = new Pool(process.env.STUB, { keepAliveTimeout: 60_000 });
 
-let server;
-const app = Fastify({
-  bodyLimit: 50 * 1024 * 1024,
-  serverFactory: (handler) => {
-    server = createServer({ keepAliveTimeout: 60_000 }, handler);
-    return server;
-  },
-});
-app.removeAllContentTypeParsers();
-app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+const { app, server: httpServer } = rawBodyFastify();
 app.all('/*', async (request, reply) => {
   const headers = { 'content-type': 'application/json' };
   for (const name of ['authorization', 'x-api-key', 'anthropic-version']) {
@@ -38,6 +28,7 @@ app.all('/*', async (request, reply) => {
   return reply.send(upstream.body);
 });
 await app.ready();
+const server = httpServer();
 server.headersTimeout = 0;
 server.requestTimeout = 0;
 announce(server, Number(process.env.PORT ?? 0), () => pool.close());

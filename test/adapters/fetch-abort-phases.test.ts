@@ -83,13 +83,18 @@ function handlerFor(upstream: Upstream, extra: Record<string, unknown> = {}) {
   return h;
 }
 
+/** Sends a chat request whose upstream stalls at `phase`; resolves once the upstream holds the call. */
+async function callStalledAt(phase: 'before-head' | 'mid-json', stream: boolean) {
+  const probe: Probe = {};
+  const client = new AbortController();
+  const pending = handlerFor(probeUpstream(probe, phase))(chatRequest({ model: 'gpt-4o', ...(stream ? { stream } : {}), messages: user }, client.signal));
+  await vi.waitFor(() => expect(probe.call).toBeDefined());
+  return { probe, client, pending };
+}
+
 describe('fetch handler, custom upstream (call.signal): the client leaving aborts the upstream', () => {
   it('non-streamed, before the head', async () => {
-    const probe: Probe = {};
-    const h = handlerFor(probeUpstream(probe, 'before-head'));
-    const client = new AbortController();
-    const pending = h(chatRequest({ model: 'gpt-4o', messages: user }, client.signal));
-    await vi.waitFor(() => expect(probe.call).toBeDefined());
+    const { probe, client, pending } = await callStalledAt('before-head', false);
     const t = Date.now();
     client.abort();
     const response = await pending;
@@ -99,11 +104,7 @@ describe('fetch handler, custom upstream (call.signal): the client leaving abort
   });
 
   it('streamed, before the head', async () => {
-    const probe: Probe = {};
-    const h = handlerFor(probeUpstream(probe, 'before-head'));
-    const client = new AbortController();
-    const pending = h(chatRequest({ model: 'gpt-4o', stream: true, messages: user }, client.signal));
-    await vi.waitFor(() => expect(probe.call).toBeDefined());
+    const { probe, client, pending } = await callStalledAt('before-head', true);
     client.abort();
     await pending;
     expect(probe.abortedAt).toBeDefined();
@@ -137,11 +138,7 @@ describe('fetch handler, custom upstream (call.signal): the client leaving abort
   });
 
   it('non-streamed, while its answer is being read', async () => {
-    const probe: Probe = {};
-    const h = handlerFor(probeUpstream(probe, 'mid-json'));
-    const client = new AbortController();
-    const pending = h(chatRequest({ model: 'gpt-4o', messages: user }, client.signal));
-    await vi.waitFor(() => expect(probe.call).toBeDefined());
+    const { probe, client, pending } = await callStalledAt('mid-json', false);
     await sleep(30);
     expect(probe.abortedAt).toBeUndefined();
     client.abort();

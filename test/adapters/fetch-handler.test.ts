@@ -158,41 +158,6 @@ describe('createFetchHandler as a route handler', () => {
     await reader.cancel().catch(() => {});
   });
 
-  it("aborts a non-streamed call waiting on a silent upstream when the request's signal aborts", async () => {
-    let abortedAfterMs: number | undefined;
-    const silent = createFetchHandler({
-      auth: AUTH,
-      routes: [
-        {
-          match: '*',
-          upstream: {
-            name: 'silent',
-            format: 'chat',
-            send: (call) =>
-              new Promise((_resolve, reject) => {
-                const started = Date.now();
-                call.signal.addEventListener('abort', () => {
-                  abortedAfterMs = Date.now() - started;
-                  reject(call.signal.reason);
-                });
-              }),
-          },
-        },
-      ],
-    });
-    try {
-      const controller = new AbortController();
-      setTimeout(() => controller.abort(), 100);
-      const response = await silent(chatRequest({ model: 'gpt-4o', messages: user }, { signal: controller.signal }));
-      // The client is gone; whatever the handler answers, the upstream call was ended with it, not by a time-out.
-      expect(response.status).toBeGreaterThanOrEqual(400);
-      expect(abortedAfterMs).toBeDefined();
-      expect(abortedAfterMs!).toBeLessThan(5000);
-    } finally {
-      await silent.gateway.close();
-    }
-  });
-
   it('aborts the upstream when the response body is cancelled', async () => {
     const before = chat.calls.length;
     const response = await POST(chatRequest({ model: 'gpt-4o', stream: true, messages: user }));
