@@ -1,15 +1,15 @@
 /**
  * A {@link LimitStore} in Redis, shared by any number of gateway instances:
- * one Lua script call per request, time from Redis. A settle is queued and
- * rides with the next reserve of the same principal (applied first, in the
- * same atomic script), or, when none comes in the same turn of the event
- * loop, goes out with the other queued settles of that principal in one
- * call. Works with the client you already have: ioredis or node-redis
- * (`redis`), both optional peer dependencies.
+ * at most one Lua script call per request, time from Redis. Reserves and
+ * settles are queued and go out at the end of the turn of the event loop,
+ * together in one atomic script (settles first). Works with the client you
+ * already have: ioredis or node-redis (`redis`), both optional peer
+ * dependencies.
  */
 import { createHash } from 'node:crypto';
-import type { CheckState, LeaseRenewal, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
-import { RENEW_SCRIPT, RESERVE_SCRIPT, SETTLE_SCRIPT } from './redis-scripts.js';
+import type { LeaseRenewal, LimitStore } from './limit-store.js';
+import { number, RedisBatch } from './redis-batch.js';
+import { APPLY_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
 
 /** The part of an ioredis client the store uses. */
 export interface IoRedisLike {
@@ -29,6 +29,13 @@ export interface RedisLimitStoreOptions {
   client: IoRedisLike | NodeRedisLike;
   /** Prefix of every key. Default `'modelgate:limits:'`. */
   prefix?: string;
+  /**
+   * Whether `client` talks to a Redis Cluster, where one script call may only
+   * touch keys of one hash slot: the calls of one turn are then grouped per
+   * principal instead of all together. Default: detected (ioredis `Cluster`,
+   * node-redis `createCluster()`); set it for a cluster proxy the check cannot see.
+   */
+  cluster?: boolean;
 }
 
 type Runner = (script: string, sha: string, keys: string[], args: string[]) => Promise<unknown>;
@@ -68,36 +75,6 @@ function runnerFor(client: IoRedisLike | NodeRedisLike): Runner {
   throw new TypeError('redisLimitStore: `client` must be an ioredis or node-redis client (it needs evalsha / evalSha).');
 }
 
-function number(value: number): string {
-  return Number.isFinite(value) ? String(value) : '0';
-}
-
-function pushCheck(args: string[], check: LimitCheck): void {
-  switch (check.kind) {
-    case 'bucket':
-      args.push('b', number(check.capacity), number(check.windowMs), number(check.amount));
-      return;
-    case 'concurrency':
-      args.push('c', number(check.limit), number(check.leaseMs), check.leaseId);
-      return;
-    case 'budget':
-      args.push('q', number(check.limit), number(check.periodMs), number(check.amount));
-  }
-}
-
-function pushAdjustment(args: string[], adjustment: LimitAdjustment): void {
-  switch (adjustment.kind) {
-    case 'bucket':
-      args.push('b', number(adjustment.capacity), number(adjustment.windowMs), number(adjustment.delta));
-      return;
-    case 'concurrency':
-      args.push('c', adjustment.leaseId, '0', '0');
-      return;
-    case 'budget':
-      args.push('q', number(adjustment.periodMs), number(adjustment.period), number(adjustment.delta));
-  }
-}
-
 /** The Redis Cluster hash tag of a key (`{principal}`), or undefined when it has none. */
 function tagOf(key: string): string | undefined {
   if (key.charCodeAt(0) !== 123 /* { */) return undefined;
@@ -113,28 +90,21 @@ function sharedTag(items: readonly { key: string }[]): string | undefined {
   return tag;
 }
 
-/** Settles waiting to be sent, for one hash tag. */
-interface SettleQueue {
-  keys: string[];
-  args: string[];
-  waiters: Array<{ resolve: () => void; reject: (error: unknown) => void }>;
-}
-
-function parseReserve(reply: unknown, count: number): ReserveResult {
-  if (!Array.isArray(reply) || reply.length !== 2 + count * 4) throw new Error('redisLimitStore: unexpected reply from the reserve script.');
-  const values = reply.map(Number);
-  const states: CheckState[] = [];
-  for (let i = 0; i < count; i++) {
-    const at = 2 + i * 4;
-    states.push({ remaining: values[at]!, resetMs: values[at + 1]!, retryAfterMs: values[at + 2]!, period: values[at + 3]! });
-  }
-  return { now: values[0]!, ok: values[1] === 1, states };
+/** True for a Redis Cluster client: ioredis' `Cluster`, node-redis' `createCluster()`. */
+function isClusterClient(client: object): boolean {
+  return ('isCluster' in client && client.isCluster === true) || ('getMasters' in client && typeof client.getMasters === 'function');
 }
 
 /**
  * Creates a Redis-backed {@link LimitStore}. Keys are `prefix` + the
  * gateway's counter names; every counter expires once it is back to its
  * initial state, so idle principals leave nothing behind.
+ *
+ * Reserves and settles made in one turn of the event loop (the requests
+ * that reached the limits step while the server handled one batch of
+ * ready sockets) go out together at its end, in one script call: under
+ * load a request costs a fraction of a round trip. With a Cluster client
+ * they are grouped per principal (its keys share one hash slot).
  *
  * @example
  * import { Redis } from 'ioredis';
@@ -143,72 +113,56 @@ function parseReserve(reply: unknown, count: number): ReserveResult {
 export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
   const run = runnerFor(options.client);
   const prefix = options.prefix ?? 'modelgate:limits:';
-  const reserveSha = sha1(RESERVE_SCRIPT);
-  const settleSha = sha1(SETTLE_SCRIPT);
+  const cluster = options.cluster ?? isClusterClient(options.client);
+  const applySha = sha1(APPLY_SCRIPT);
   const renewSha = sha1(RENEW_SCRIPT);
-  const queues = new Map<string, SettleQueue>();
+  const batches = new Map<string, RedisBatch>();
   let flushScheduled = false;
 
-  const send = (queue: SettleQueue, reply: Promise<unknown>): void => {
-    reply.then(
-      () => {
-        for (const waiter of queue.waiters) waiter.resolve();
-      },
-      (error: unknown) => {
-        for (const waiter of queue.waiters) waiter.reject(error);
-      },
+  const send = (batch: RedisBatch): void => {
+    run(APPLY_SCRIPT, applySha, batch.keys, batch.args()).then(
+      (reply) => batch.deliver(reply),
+      (error: unknown) => batch.fail(error),
     );
   };
 
-  // Whatever no reserve took along goes out at the end of this turn of the event loop, one call per principal.
   const flush = (): void => {
     flushScheduled = false;
-    for (const queue of queues.values()) send(queue, run(SETTLE_SCRIPT, settleSha, queue.keys, queue.args));
-    queues.clear();
+    for (const batch of batches.values()) send(batch);
+    batches.clear();
   };
 
-  return {
-    async reserve(checks) {
-      if (checks.length === 0) return { ok: true, now: Date.now(), states: [] };
-      const tag = sharedTag(checks);
-      const queue = tag === undefined ? undefined : queues.get(tag);
-      if (queue) queues.delete(tag!);
-      const keys: string[] = queue ? queue.keys : [];
-      const args: string[] = [queue ? String(queue.keys.length) : '0'];
-      if (queue) for (const value of queue.args) args.push(value);
-      for (const check of checks) {
-        keys.push(prefix + check.key);
-        pushCheck(args, check);
-      }
-      const reply = run(RESERVE_SCRIPT, reserveSha, keys, args);
-      if (queue) send(queue, reply);
-      return parseReserve(await reply, checks.length);
-    },
-    settle(adjustments) {
-      if (adjustments.length === 0) return Promise.resolve();
-      const tag = sharedTag(adjustments);
-      if (tag === undefined) {
-        // Keys without one shared hash tag (a custom layout): sent on their own, as they may live on different nodes.
-        const keys: string[] = [];
-        const args: string[] = [];
-        for (const adjustment of adjustments) {
-          keys.push(prefix + adjustment.key);
-          pushAdjustment(args, adjustment);
-        }
-        return run(SETTLE_SCRIPT, settleSha, keys, args).then(() => undefined);
-      }
-      let queue = queues.get(tag);
-      if (!queue) queues.set(tag, (queue = { keys: [], args: [], waiters: [] }));
-      for (const adjustment of adjustments) {
-        queue.keys.push(prefix + adjustment.key);
-        pushAdjustment(queue.args, adjustment);
-      }
+  /** This turn's batch for `items` (one per store, or per hash tag with a Cluster client), its flush scheduled when it is new. */
+  const queued = (items: readonly { key: string }[]): RedisBatch | undefined => {
+    const group = cluster ? sharedTag(items) : '';
+    if (group === undefined) return undefined;
+    let batch = batches.get(group);
+    if (!batch) {
+      batches.set(group, (batch = new RedisBatch(prefix)));
       if (!flushScheduled) {
         flushScheduled = true;
         setImmediate(flush);
       }
-      const waiters = queue.waiters;
-      return new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+    }
+    return batch;
+  };
+
+  /** On a Cluster, keys without one shared hash tag go in a call of their own, at once (they may live on different nodes). */
+  const alone = <T>(queue: (batch: RedisBatch) => Promise<T>): Promise<T> => {
+    const batch = new RedisBatch(prefix);
+    const result = queue(batch);
+    send(batch);
+    return result;
+  };
+
+  return {
+    reserve(checks) {
+      if (checks.length === 0) return Promise.resolve({ ok: true, now: Date.now(), states: [] });
+      return queued(checks)?.reserve(checks) ?? alone((batch) => batch.reserve(checks));
+    },
+    settle(adjustments) {
+      if (adjustments.length === 0) return Promise.resolve();
+      return queued(adjustments)?.settle(adjustments) ?? alone((batch) => batch.settle(adjustments));
     },
     async renew(leases) {
       // One call per principal (hash tag), so a Redis Cluster finds each call's keys on one node.

@@ -3,16 +3,21 @@
  * reads the time from Redis (`TIME`), so every gateway instance sees one
  * clock. Same semantics as the in-memory store (limit-store.ts).
  *
- * Reserve: first the settles queued for the same principal (so that a
- * request costs one round trip, its settle riding with a later reserve),
- * then the checks. KEYS = one per queued adjustment, then one per check;
- * ARGV[1] = the number of adjustments m, then 4 values per adjustment (as
- * for Settle), then 4 values per check:
- *   b capacity windowMs amount | c limit leaseMs leaseId | q limit periodMs amount
- * Returns { now, ok, then per check: remaining, resetMs, retryAfterMs, period }.
- *
- * Settle: KEYS = one per adjustment; ARGV = 4 values per adjustment:
- *   b capacity windowMs delta | c leaseId - - | q periodMs period delta
+ * Apply: what one turn of the event loop queued, in one call: first the
+ * settles (so that a request costs at most one round trip, its settle
+ * riding with a later reserve), then the reservations, each all-or-nothing
+ * and applied in order (a later one sees what an earlier one took). The
+ * counters are named once each in KEYS (a batch of one principal's
+ * requests names the same few keys); ARGV[1] packs the rest as
+ * space-separated words (one argument, not four per check: the client's
+ * cost grows with the number of arguments), ARGV[2..] hold the lease ids:
+ *   m, then per adjustment:   key kind x y z
+ *     b capacity windowMs delta | c lease - - | q periodMs period delta
+ *   r, then per reservation:  n, then per check: key kind x y z
+ *     b capacity windowMs amount | c limit leaseMs lease | q limit periodMs amount
+ * where `key` is an index into KEYS and `lease` an index into ARGV.
+ * Returns { now, then per reservation: ok, then per check: remaining,
+ * resetMs, retryAfterMs, period }.
  *
  * Renew: KEYS = one concurrency set per lease; ARGV = leaseId leaseMs per
  * lease. An unexpired lease's expiry moves to leaseMs from now (and the
@@ -38,14 +43,21 @@ local function setlevel(key, cap, win, l)
 end
 `;
 
-// Applies adjustment i (KEYS[ko + i], ARGV[ao + 4i - 3 .. ao + 4i]).
-const SETTLE_ONE = `
-local function settleone(key, kind, a, b, c)
+export const APPLY_SCRIPT = `${CLOCK}${BUCKET_LEVEL}
+local w = {}
+for word in string.gmatch(ARGV[1], '%S+') do w[#w + 1] = word end
+local p = 0
+local function nextword()
+  p = p + 1
+  return w[p]
+end
+for _ = 1, tonumber(nextword()) do
+  local key, kind, a, b, c = KEYS[tonumber(nextword())], nextword(), nextword(), nextword(), nextword()
   if kind == 'b' then
     local cap, win = tonumber(a), tonumber(b)
     setlevel(key, cap, win, math.min(cap, level(key, cap, win) - tonumber(c)))
   elseif kind == 'c' then
-    redis.call('ZREM', key, a)
+    redis.call('ZREM', key, ARGV[tonumber(a)])
   else
     local v = redis.call('HMGET', key, 'p')
     if v[1] and tonumber(v[1]) == tonumber(b) then
@@ -53,88 +65,73 @@ local function settleone(key, kind, a, b, c)
     end
   end
 end
-`;
-
-export const RESERVE_SCRIPT = `${CLOCK}${BUCKET_LEVEL}${SETTLE_ONE}
-local m = tonumber(ARGV[1])
-for i = 1, m do
-  settleone(KEYS[i], ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4], ARGV[i * 4 + 1])
-end
-local ko, ao = m, 1 + m * 4
-local n = #KEYS - m
-local out = {now, 1}
-local ok = true
-local pending = {}
-for i = 1, n do
-  local kind = ARGV[ao + i * 4 - 3]
-  local a, b, c = ARGV[ao + i * 4 - 2], ARGV[ao + i * 4 - 1], ARGV[ao + i * 4]
-  local key = KEYS[ko + i]
-  local remaining, reset, retry, period = 0, 0, 0, 0
-  if kind == 'b' then
-    local cap, win, amount = tonumber(a), tonumber(b), tonumber(c)
-    local l = level(key, cap, win)
-    if amount > cap then retry = -1 elseif l < amount then retry = math.ceil((amount - l) * win / cap) end
-    local after = l
-    if retry == 0 then after = l - amount end
-    pending[i] = after
-    remaining = math.max(0, math.floor(after))
-    reset = math.ceil((cap - after) * win / cap)
-  elseif kind == 'c' then
-    local limit = tonumber(a)
-    redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
-    local open = redis.call('ZCARD', key)
-    if limit < 1 then retry = -1 elseif open >= limit then retry = 1000 end
-    local taken = 0
-    if retry == 0 then taken = 1 end
-    remaining = math.max(0, limit - open - taken)
-  else
-    local limit, pms, amount = tonumber(a), tonumber(b), tonumber(c)
-    period = math.floor(now / pms)
-    local v = redis.call('HMGET', key, 'p', 's')
-    local spent = 0
-    if v[1] and tonumber(v[1]) == period then spent = tonumber(v[2]) end
-    reset = (period + 1) * pms - now
-    if amount > limit then retry = -1 elseif spent + amount > limit then retry = reset end
-    local after = spent
-    if retry == 0 then after = spent + amount end
-    pending[i] = after
-    remaining = math.max(0, math.floor(limit - after))
+local out = {now}
+for _ = 1, tonumber(nextword()) do
+  local n = tonumber(nextword())
+  local base = #out
+  out[base + 1] = 1
+  local ok = true
+  local checks = {}
+  for i = 1, n do
+    local key, kind, a, b, c = KEYS[tonumber(nextword())], nextword(), nextword(), nextword(), nextword()
+    checks[i] = {key, kind, a, b, c}
+    local remaining, reset, retry, period, after = 0, 0, 0, 0, 0
+    if kind == 'b' then
+      local cap, win, amount = tonumber(a), tonumber(b), tonumber(c)
+      local l = level(key, cap, win)
+      if amount > cap then retry = -1 elseif l < amount then retry = math.ceil((amount - l) * win / cap) end
+      after = l
+      if retry == 0 then after = l - amount end
+      remaining = math.max(0, math.floor(after))
+      reset = math.ceil((cap - after) * win / cap)
+    elseif kind == 'c' then
+      local limit = tonumber(a)
+      redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+      local open = redis.call('ZCARD', key)
+      if limit < 1 then retry = -1 elseif open >= limit then retry = 1000 end
+      local taken = 0
+      if retry == 0 then taken = 1 end
+      remaining = math.max(0, limit - open - taken)
+    else
+      local limit, pms, amount = tonumber(a), tonumber(b), tonumber(c)
+      period = math.floor(now / pms)
+      local v = redis.call('HMGET', key, 'p', 's')
+      local spent = 0
+      if v[1] and tonumber(v[1]) == period then spent = tonumber(v[2]) end
+      reset = (period + 1) * pms - now
+      if amount > limit then retry = -1 elseif spent + amount > limit then retry = reset end
+      after = spent
+      if retry == 0 then after = spent + amount end
+      remaining = math.max(0, math.floor(limit - after))
+    end
+    checks[i][6] = after
+    checks[i][7] = period
+    if retry ~= 0 then ok = false end
+    out[base + i * 4 - 2] = remaining
+    out[base + i * 4 - 1] = reset
+    out[base + i * 4] = retry
+    out[base + i * 4 + 1] = period
   end
-  if retry ~= 0 then ok = false end
-  out[#out + 1] = remaining
-  out[#out + 1] = reset
-  out[#out + 1] = retry
-  out[#out + 1] = period
-end
-if not ok then
-  out[2] = 0
-  return out
-end
-for i = 1, n do
-  local kind = ARGV[ao + i * 4 - 3]
-  local a, b, c = ARGV[ao + i * 4 - 2], ARGV[ao + i * 4 - 1], ARGV[ao + i * 4]
-  local key = KEYS[ko + i]
-  if kind == 'b' then
-    setlevel(key, tonumber(a), tonumber(b), pending[i])
-  elseif kind == 'c' then
-    redis.call('ZADD', key, now + tonumber(b), c)
-    -- Only ever later: a shorter lease must not cut the set's life below a longer one's.
-    if redis.call('PTTL', key) < tonumber(b) then redis.call('PEXPIRE', key, tonumber(b)) end
+  if not ok then
+    out[base + 1] = 0
   else
-    local pms = tonumber(b)
-    local period = out[2 + i * 4]
-    redis.call('HSET', key, 'p', period, 's', string.format('%.17g', pending[i]))
-    redis.call('PEXPIRE', key, (period + 1) * pms - now + 60000)
+    for i = 1, n do
+      local key, kind, a, b, c, after, period = unpack(checks[i])
+      if kind == 'b' then
+        setlevel(key, tonumber(a), tonumber(b), after)
+      elseif kind == 'c' then
+        redis.call('ZADD', key, now + tonumber(b), ARGV[tonumber(c)])
+        -- Only ever later: a shorter lease must not cut the set's life below a longer one's.
+        if redis.call('PTTL', key) < tonumber(b) then redis.call('PEXPIRE', key, tonumber(b)) end
+      else
+        local pms = tonumber(b)
+        redis.call('HSET', key, 'p', period, 's', string.format('%.17g', after))
+        redis.call('PEXPIRE', key, (period + 1) * pms - now + 60000)
+      end
+    end
   end
 end
 return out
-`;
-
-export const SETTLE_SCRIPT = `${CLOCK}${BUCKET_LEVEL}${SETTLE_ONE}
-for i = 1, #KEYS do
-  settleone(KEYS[i], ARGV[i * 4 - 3], ARGV[i * 4 - 2], ARGV[i * 4 - 1], ARGV[i * 4])
-end
-return 1
 `;
 
 export const RENEW_SCRIPT = `${CLOCK}
