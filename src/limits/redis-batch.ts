@@ -21,9 +21,10 @@ interface WaitingSettle {
   reject: (error: unknown) => void;
 }
 
-/** A number as the script reads it (a non-finite one, never sent by the gateway, as 0). */
+/** A number as the script reads it (Lua reads 1e999 as infinity; NaN, never meaningful, as 0). */
 export function number(value: number): string {
-  return Number.isFinite(value) ? String(value) : '0';
+  if (Number.isFinite(value)) return String(value);
+  return value === Infinity ? '1e999' : value === -Infinity ? '-1e999' : '0';
 }
 
 export class RedisBatch {
@@ -32,9 +33,9 @@ export class RedisBatch {
   private readonly keyIndex = new Map<string, number>();
   /** ARGV[2..]: lease ids. */
   private readonly leases: string[] = [];
-  private adjustmentCount = 0;
-  private settleWords = '';
-  private reserveWords = '';
+  /** The operations (reservations and settles), in the order they were made. */
+  private words = '';
+  private operations = 0;
   private readonly settled: WaitingSettle[] = [];
   private readonly reservations: WaitingReserve[] = [];
 
@@ -71,32 +72,39 @@ export class RedisBatch {
           words += ` ${key} q ${number(check.limit)} ${number(check.periodMs)} ${number(check.amount)}`;
       }
     }
-    this.reserveWords += words;
+    this.words += ` r${words}`;
+    this.operations++;
     return new Promise<ReserveResult>((resolve, reject) => this.reservations.push({ count: checks.length, resolve, reject }));
   }
 
-  /** Queues adjustments, applied before every reservation of the batch. */
+  /** Queues adjustments, applied after what was queued before them and before what comes after. */
   settle(adjustments: readonly LimitAdjustment[]): Promise<void> {
+    this.words += ` s ${adjustments.length}`;
     for (const adjustment of adjustments) {
       const key = this.key(adjustment.key);
       switch (adjustment.kind) {
         case 'bucket':
-          this.settleWords += ` ${key} b ${number(adjustment.capacity)} ${number(adjustment.windowMs)} ${number(adjustment.delta)}`;
+          this.words += ` ${key} b ${number(adjustment.capacity)} ${number(adjustment.windowMs)} ${number(adjustment.delta)}`;
           break;
         case 'concurrency':
-          this.settleWords += ` ${key} c ${this.lease(adjustment.leaseId)} 0 0`;
+          this.words += ` ${key} c ${this.lease(adjustment.leaseId)} 0 0`;
           break;
         case 'budget':
-          this.settleWords += ` ${key} q ${number(adjustment.periodMs)} ${number(adjustment.period)} ${number(adjustment.delta)}`;
+          this.words += ` ${key} q ${number(adjustment.periodMs)} ${number(adjustment.period)} ${number(adjustment.delta)}`;
       }
     }
-    this.adjustmentCount += adjustments.length;
+    this.operations++;
     return new Promise<void>((resolve, reject) => this.settled.push({ resolve, reject }));
+  }
+
+  /** Reservations and settles queued. */
+  get size(): number {
+    return this.operations;
   }
 
   /** ARGV of the call. */
   args(): string[] {
-    return [`${this.adjustmentCount}${this.settleWords} ${this.reservations.length}${this.reserveWords}`, ...this.leases];
+    return [`${this.operations}${this.words}`, ...this.leases];
   }
 
   /** Hands every waiter its part of the reply `{ now, per reservation: ok, 4 values per check }`. */

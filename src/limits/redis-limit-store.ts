@@ -1,10 +1,9 @@
 /**
- * A {@link LimitStore} in Redis, shared by any number of gateway instances:
- * at most one Lua script call per request, time from Redis. Reserves and
- * settles are queued and go out at the end of the turn of the event loop,
- * together in one atomic script (settles first). Works with the client you
- * already have: ioredis or node-redis (`redis`), both optional peer
- * dependencies.
+ * A {@link LimitStore} in Redis, shared by any number of gateway instances,
+ * time from Redis. Reserves and settles are queued and go out at the end of
+ * the turn of the event loop, together in one atomic script call, in the
+ * order they were made. Works with the client you already have: ioredis or
+ * node-redis (`redis`), both optional peer dependencies.
  */
 import { createHash } from 'node:crypto';
 import type { LeaseRenewal, LimitStore } from './limit-store.js';
@@ -90,6 +89,14 @@ function sharedTag(items: readonly { key: string }[]): string | undefined {
   return tag;
 }
 
+/**
+ * Operations (reservations, settles) per script call at most: a burst of
+ * thousands in one turn goes out as several calls, each well inside the
+ * store's time-out and the client's argument limits, rather than as one
+ * call that all of them wait on.
+ */
+const MAX_BATCH = 128;
+
 /** True for a Redis Cluster client: ioredis' `Cluster`, node-redis' `createCluster()`. */
 function isClusterClient(client: object): boolean {
   return ('isCluster' in client && client.isCluster === true) || ('getMasters' in client && typeof client.getMasters === 'function');
@@ -102,9 +109,10 @@ function isClusterClient(client: object): boolean {
  *
  * Reserves and settles made in one turn of the event loop (the requests
  * that reached the limits step while the server handled one batch of
- * ready sockets) go out together at its end, in one script call: under
- * load a request costs a fraction of a round trip. With a Cluster client
- * they are grouped per principal (its keys share one hash slot).
+ * ready sockets) go out together at its end, in one script call (up to
+ * 128 per call): under load a request costs a fraction of a round trip.
+ * With a Cluster client they are grouped per principal (its keys share one
+ * hash slot).
  *
  * @example
  * import { Redis } from 'ioredis';
@@ -132,10 +140,20 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
     batches.clear();
   };
 
-  /** This turn's batch for `items` (one per store, or per hash tag with a Cluster client), its flush scheduled when it is new. */
-  const queued = (items: readonly { key: string }[]): RedisBatch | undefined => {
+  /**
+   * Queues one operation in this turn's batch for `items` (one per store, or per hash tag with a
+   * Cluster client), scheduling its flush when the batch is new and sending it at once when full.
+   * On a Cluster, keys without one shared hash tag go in a call of their own, at once (they may
+   * live on different nodes).
+   */
+  const enqueue = <T>(items: readonly { key: string }[], add: (batch: RedisBatch) => Promise<T>): Promise<T> => {
     const group = cluster ? sharedTag(items) : '';
-    if (group === undefined) return undefined;
+    if (group === undefined) {
+      const alone = new RedisBatch(prefix);
+      const result = add(alone);
+      send(alone);
+      return result;
+    }
     let batch = batches.get(group);
     if (!batch) {
       batches.set(group, (batch = new RedisBatch(prefix)));
@@ -144,25 +162,22 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
         setImmediate(flush);
       }
     }
-    return batch;
-  };
-
-  /** On a Cluster, keys without one shared hash tag go in a call of their own, at once (they may live on different nodes). */
-  const alone = <T>(queue: (batch: RedisBatch) => Promise<T>): Promise<T> => {
-    const batch = new RedisBatch(prefix);
-    const result = queue(batch);
-    send(batch);
+    const result = add(batch);
+    if (batch.size >= MAX_BATCH) {
+      batches.delete(group);
+      send(batch);
+    }
     return result;
   };
 
   return {
     reserve(checks) {
       if (checks.length === 0) return Promise.resolve({ ok: true, now: Date.now(), states: [] });
-      return queued(checks)?.reserve(checks) ?? alone((batch) => batch.reserve(checks));
+      return enqueue(checks, (batch) => batch.reserve(checks));
     },
     settle(adjustments) {
       if (adjustments.length === 0) return Promise.resolve();
-      return queued(adjustments)?.settle(adjustments) ?? alone((batch) => batch.settle(adjustments));
+      return enqueue(adjustments, (batch) => batch.settle(adjustments));
     },
     async renew(leases) {
       // One call per principal (hash tag), so a Redis Cluster finds each call's keys on one node.

@@ -3,18 +3,19 @@
  * reads the time from Redis (`TIME`), so every gateway instance sees one
  * clock. Same semantics as the in-memory store (limit-store.ts).
  *
- * Apply: what one turn of the event loop queued, in one call: first the
- * settles (so that a request costs at most one round trip, its settle
- * riding with a later reserve), then the reservations, each all-or-nothing
- * and applied in order (a later one sees what an earlier one took). The
+ * Apply: what one turn of the event loop queued, in one call, in the order
+ * the gateway made the calls: settles (so that a request costs no round
+ * trip of its own to settle, riding with later reserves) and reservations,
+ * each all-or-nothing (a later one sees what an earlier one took). The
  * counters are named once each in KEYS (a batch of one principal's
  * requests names the same few keys); ARGV[1] packs the rest as
  * space-separated words (one argument, not four per check: the client's
  * cost grows with the number of arguments), ARGV[2..] hold the lease ids:
- *   m, then per adjustment:   key kind x y z
- *     b capacity windowMs delta | c lease - - | q periodMs period delta
- *   r, then per reservation:  n, then per check: key kind x y z
- *     b capacity windowMs amount | c limit leaseMs lease | q limit periodMs amount
+ *   the number of operations, then per operation
+ *     s m, then per adjustment:   key kind x y z
+ *       b capacity windowMs delta | c lease - - | q periodMs period delta
+ *     r n, then per check:        key kind x y z
+ *       b capacity windowMs amount | c limit leaseMs lease | q limit periodMs amount
  * where `key` is an index into KEYS and `lease` an index into ARGV.
  * Returns { now, then per reservation: ok, then per check: remaining,
  * resetMs, retryAfterMs, period }.
@@ -31,6 +32,24 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 `;
 
+// Numbers handed back to Redis never make a call fail, whatever a caller's limits are (0, fractions,
+// infinity): an expiry is whole ms between 1 and 1e14 written out in full (Lua would print 1e15 as
+// "1e+15", which PEXPIRE refuses); a reply value is finite and within 2^53 (Redis would turn
+// infinity into a wrong integer). One request's odd limits must not fail the others of its call.
+const NUMBERS = `
+local function ms(x)
+  if x ~= x or x < 1 then return '1' end
+  if x > 1e14 then return '100000000000000' end
+  return string.format('%.0f', math.ceil(x))
+end
+local function int(x)
+  if x ~= x then return 0 end
+  if x > 9007199254740991 then return 9007199254740991 end
+  if x < -9007199254740991 then return -9007199254740991 end
+  return x
+end
+`;
+
 const BUCKET_LEVEL = `
 local function level(key, cap, win)
   local v = redis.call('HMGET', key, 'l', 't')
@@ -39,11 +58,11 @@ local function level(key, cap, win)
 end
 local function setlevel(key, cap, win, l)
   redis.call('HSET', key, 'l', string.format('%.17g', l), 't', now)
-  redis.call('PEXPIRE', key, math.ceil((cap - l) * win / cap) + 1000)
+  redis.call('PEXPIRE', key, ms((cap - l) * win / cap + 1000))
 end
 `;
 
-export const APPLY_SCRIPT = `${CLOCK}${BUCKET_LEVEL}
+export const APPLY_SCRIPT = `${CLOCK}${NUMBERS}${BUCKET_LEVEL}
 local w = {}
 for word in string.gmatch(ARGV[1], '%S+') do w[#w + 1] = word end
 local p = 0
@@ -51,30 +70,39 @@ local function nextword()
   p = p + 1
   return w[p]
 end
-for _ = 1, tonumber(nextword()) do
-  local key, kind, a, b, c = KEYS[tonumber(nextword())], nextword(), nextword(), nextword(), nextword()
-  if kind == 'b' then
-    local cap, win = tonumber(a), tonumber(b)
-    setlevel(key, cap, win, math.min(cap, level(key, cap, win) - tonumber(c)))
-  elseif kind == 'c' then
-    redis.call('ZREM', key, ARGV[tonumber(a)])
-  else
-    local v = redis.call('HMGET', key, 'p')
-    if v[1] and tonumber(v[1]) == tonumber(b) then
-      redis.call('HINCRBYFLOAT', key, 's', c)
+-- One check or adjustment: its key, kind and three values (read in this order, one statement each).
+local function item()
+  local key = KEYS[tonumber(nextword())]
+  local kind = nextword()
+  local a = nextword()
+  local b = nextword()
+  local c = nextword()
+  return key, kind, a, b, c
+end
+local function settle(m)
+  for _ = 1, m do
+    local key, kind, a, b, c = item()
+    if kind == 'b' then
+      local cap, win = tonumber(a), tonumber(b)
+      setlevel(key, cap, win, math.min(cap, level(key, cap, win) - tonumber(c)))
+    elseif kind == 'c' then
+      redis.call('ZREM', key, ARGV[tonumber(a)])
+    else
+      local v = redis.call('HMGET', key, 'p')
+      if v[1] and tonumber(v[1]) == tonumber(b) then
+        redis.call('HINCRBYFLOAT', key, 's', c)
+      end
     end
   end
 end
 local out = {now}
-for _ = 1, tonumber(nextword()) do
-  local n = tonumber(nextword())
+local function reserve(n)
   local base = #out
   out[base + 1] = 1
   local ok = true
   local checks = {}
   for i = 1, n do
-    local key, kind, a, b, c = KEYS[tonumber(nextword())], nextword(), nextword(), nextword(), nextword()
-    checks[i] = {key, kind, a, b, c}
+    local key, kind, a, b, c = item()
     local remaining, reset, retry, period, after = 0, 0, 0, 0, 0
     if kind == 'b' then
       local cap, win, amount = tonumber(a), tonumber(b), tonumber(c)
@@ -104,43 +132,46 @@ for _ = 1, tonumber(nextword()) do
       if retry == 0 then after = spent + amount end
       remaining = math.max(0, math.floor(limit - after))
     end
-    checks[i][6] = after
-    checks[i][7] = period
+    checks[i] = {key, kind, a, b, c, after, period}
     if retry ~= 0 then ok = false end
-    out[base + i * 4 - 2] = remaining
-    out[base + i * 4 - 1] = reset
-    out[base + i * 4] = retry
-    out[base + i * 4 + 1] = period
+    out[base + i * 4 - 2] = int(remaining)
+    out[base + i * 4 - 1] = int(reset)
+    out[base + i * 4] = int(retry)
+    out[base + i * 4 + 1] = int(period)
   end
   if not ok then
     out[base + 1] = 0
-  else
-    for i = 1, n do
-      local key, kind, a, b, c, after, period = unpack(checks[i])
-      if kind == 'b' then
-        setlevel(key, tonumber(a), tonumber(b), after)
-      elseif kind == 'c' then
-        redis.call('ZADD', key, now + tonumber(b), ARGV[tonumber(c)])
-        -- Only ever later: a shorter lease must not cut the set's life below a longer one's.
-        if redis.call('PTTL', key) < tonumber(b) then redis.call('PEXPIRE', key, tonumber(b)) end
-      else
-        local pms = tonumber(b)
-        redis.call('HSET', key, 'p', period, 's', string.format('%.17g', after))
-        redis.call('PEXPIRE', key, (period + 1) * pms - now + 60000)
-      end
+    return
+  end
+  for i = 1, n do
+    local key, kind, a, b, c, after, period = unpack(checks[i])
+    if kind == 'b' then
+      setlevel(key, tonumber(a), tonumber(b), after)
+    elseif kind == 'c' then
+      local lease = tonumber(b)
+      redis.call('ZADD', key, now + lease, ARGV[tonumber(c)])
+      -- Only ever later: a shorter lease must not cut the set's life below a longer one's.
+      if redis.call('PTTL', key) < lease then redis.call('PEXPIRE', key, ms(lease)) end
+    else
+      redis.call('HSET', key, 'p', string.format('%.17g', period), 's', string.format('%.17g', after))
+      redis.call('PEXPIRE', key, ms((period + 1) * tonumber(b) - now + 60000))
     end
   end
+end
+for _ = 1, tonumber(nextword()) do
+  local op = nextword()
+  if op == 's' then settle(tonumber(nextword())) else reserve(tonumber(nextword())) end
 end
 return out
 `;
 
-export const RENEW_SCRIPT = `${CLOCK}
+export const RENEW_SCRIPT = `${CLOCK}${NUMBERS}
 for i = 1, #KEYS do
-  local id, ms = ARGV[i * 2 - 1], tonumber(ARGV[i * 2])
+  local id, lease = ARGV[i * 2 - 1], tonumber(ARGV[i * 2])
   local score = redis.call('ZSCORE', KEYS[i], id)
   if score and tonumber(score) > now then
-    redis.call('ZADD', KEYS[i], 'XX', now + ms, id)
-    if redis.call('PTTL', KEYS[i]) < ms then redis.call('PEXPIRE', KEYS[i], ms) end
+    redis.call('ZADD', KEYS[i], 'XX', now + lease, id)
+    if redis.call('PTTL', KEYS[i]) < lease then redis.call('PEXPIRE', KEYS[i], ms(lease)) end
   end
 end
 return 1

@@ -1,0 +1,220 @@
+/**
+ * The Redis store's batching (redis-batch.ts): the reserves and settles of
+ * one turn go out as one script call, applied in the order they were made,
+ * and must answer exactly as the memory store (the reference) would have,
+ * one call at a time. Also: one request's odd limits never fail the others
+ * of its call, and a burst is split into calls of at most 128 operations.
+ * Cases found in review (session 8).
+ */
+import { Redis } from 'ioredis';
+import {
+  type IoRedisLike,
+  type LimitAdjustment,
+  type LimitCheck,
+  type LimitStore,
+  memoryLimitStore,
+  type ReserveResult,
+  redisLimitStore,
+} from 'modelgate';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardStore } from '../../../src/limits/guarded-store.js';
+import { type RedisServer, startRedis } from '../../helpers/redis-server.js';
+
+const DAY = 86_400_000;
+let redis: RedisServer;
+let io: Redis;
+let node: ReturnType<typeof createClient>;
+let run = 0;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  io = new Redis(redis.url);
+  node = createClient({ url: redis.url });
+  await node.connect();
+});
+
+afterAll(async () => {
+  io?.disconnect();
+  await node?.close();
+  await redis?.stop();
+});
+
+/** ioredis with a count of the script calls sent. */
+function counting(): { client: IoRedisLike; calls: () => number } {
+  let calls = 0;
+  return {
+    client: { evalsha: (...args) => (calls++, io.evalsha(...args)), eval: (...args) => (calls++, io.eval(...args)) },
+    calls: () => calls,
+  };
+}
+
+/** A summary that both stores must agree on: admitted, and per check what is left and whether (and how) it must wait. */
+function summary(result: ReserveResult): unknown {
+  return { ok: result.ok, states: result.states.map((state) => [state.remaining, Math.sign(state.retryAfterMs)]) };
+}
+
+describe('call order within a turn', () => {
+  it('a settle made after a reserve is applied after it (a correction up does not make room for it)', async () => {
+    const bucket = { kind: 'bucket' as const, key: '{p}:tk', capacity: 10, windowMs: 1000 * DAY };
+    const scenario = async (store: LimitStore) => {
+      await store.reserve([{ ...bucket, amount: 2 }]);
+      // Same turn: another request reserves 8 (fits: 8 left), then the first settles +5 (it used 7).
+      const next = store.reserve([{ ...bucket, amount: 8 }]);
+      await store.settle([{ ...bucket, delta: 5 }]);
+      return (await next).ok;
+    };
+    expect(await scenario(memoryLimitStore())).toBe(true);
+    expect(await scenario(redisLimitStore({ client: io, prefix: `order${++run}:` }))).toBe(true);
+  });
+
+  it('a release made after a reserve does not free the slot for it', async () => {
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: '{p}:cc', limit: 1, leaseMs: DAY, leaseId });
+    const scenario = async (store: LimitStore) => {
+      await store.reserve([lease('a')]);
+      const next = store.reserve([lease('b')]);
+      await store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'a' }]);
+      return (await next).ok;
+    };
+    expect(await scenario(memoryLimitStore())).toBe(false);
+    expect(await scenario(redisLimitStore({ client: io, prefix: `order${++run}:` }))).toBe(false);
+  });
+});
+
+describe('randomised comparison with the memory store', () => {
+  // Windows and periods so long that refill and period changes cannot move the figures during the test.
+  const LONG = 1_000_000 * DAY;
+
+  /** A small deterministic generator (same sequence for both stores). */
+  function random(seed: number): () => number {
+    let state = seed;
+    return () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+  }
+
+  /** Plays `rounds` turns of reserves and settles, called in a random mixed order, on both stores; returns the first disagreement. */
+  async function compare(seed: number, rounds: number, redisStore: LimitStore): Promise<string | undefined> {
+    const memory = memoryLimitStore();
+    const next = random(seed);
+    const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
+    let leaseNo = 0;
+    const check = (principal: string): LimitCheck => {
+      switch (pick(['requests', 'tokens', 'concurrency', 'budget'] as const)) {
+        case 'requests':
+          return { kind: 'bucket', key: `${principal}:rq`, capacity: 5, windowMs: LONG, amount: 1 };
+        case 'tokens':
+          return { kind: 'bucket', key: `${principal}:tk`, capacity: 100, windowMs: LONG, amount: Math.floor(next() * 60) };
+        case 'concurrency':
+          return { kind: 'concurrency', key: `${principal}:cc`, limit: 3, leaseMs: LONG / 1000, leaseId: `lease ${++leaseNo}` };
+        case 'budget':
+          return { kind: 'budget', key: `${principal}:sp`, limit: 1000, periodMs: LONG, amount: Math.floor(next() * 400) };
+      }
+    };
+    const held: Array<{ checks: LimitCheck[]; periods: number[] }> = [];
+    for (let round = 0; round < rounds; round++) {
+      const operations: Array<{ settle: LimitAdjustment[] } | { reserve: LimitCheck[] }> = [];
+      for (let i = Math.floor(next() * 4); i > 0 && held.length > 0; i--) {
+        const { checks, periods } = held.splice(Math.floor(next() * held.length), 1)[0]!;
+        operations.push({
+          settle: checks.map((c, index): LimitAdjustment => {
+            if (c.kind === 'bucket') return { kind: 'bucket', key: c.key, capacity: c.capacity, windowMs: c.windowMs, delta: Math.floor(next() * 80) - 40 };
+            if (c.kind === 'concurrency') return { kind: 'concurrency', key: c.key, leaseId: c.leaseId };
+            return { kind: 'budget', key: c.key, periodMs: c.periodMs, period: periods[index]!, delta: Math.floor(next() * 300) - 150 };
+          }),
+        });
+      }
+      for (let i = 1 + Math.floor(next() * 8); i > 0; i--) {
+        const principal = pick(['{a}', '{b}', '{c}']);
+        const checks = new Map<string, LimitCheck>();
+        for (let j = 1 + Math.floor(next() * 3); j > 0; j--) {
+          const made = check(principal);
+          if (!checks.has(made.key)) checks.set(made.key, made);
+        }
+        // Settles and reserves mixed: each store must apply them in this order.
+        operations.splice(Math.floor(next() * (operations.length + 1)), 0, { reserve: [...checks.values()] });
+      }
+      const play = (store: LimitStore) => {
+        const settled: Promise<void>[] = [];
+        const reserved: Promise<ReserveResult>[] = [];
+        for (const operation of operations) {
+          if ('settle' in operation) settled.push(store.settle(operation.settle));
+          else reserved.push(store.reserve(operation.reserve));
+        }
+        return Promise.all(settled).then(() => Promise.all(reserved));
+      };
+      const expected = await play(memory);
+      const actual = await play(redisStore);
+      const reserves = operations.filter((operation): operation is { reserve: LimitCheck[] } => 'reserve' in operation);
+      for (let i = 0; i < expected.length; i++) {
+        const [want, got] = [summary(expected[i]!), summary(actual[i]!)];
+        if (JSON.stringify(want) !== JSON.stringify(got)) return `seed ${seed}, round ${round}, reserve ${i}: memory ${JSON.stringify(want)}, redis ${JSON.stringify(got)}`;
+        if (expected[i]!.ok) held.push({ checks: reserves[i]!.reserve, periods: actual[i]!.states.map((state) => state.period) });
+      }
+    }
+    return undefined;
+  }
+
+  describe.each([
+    ['ioredis', () => io],
+    ['node-redis', () => node],
+  ] as const)('%s', (_name, client) => {
+    it.each([false, true])('agrees on every admission and remaining figure (cluster %s)', async (cluster) => {
+      const disagreements: string[] = [];
+      for (let seed = 1; seed <= 12; seed++) {
+        const store = redisLimitStore({ client: client() as IoRedisLike, prefix: `random${++run}:`, cluster });
+        const disagreement = await compare(seed, 30, store);
+        if (disagreement) disagreements.push(disagreement);
+      }
+      expect(disagreements).toEqual([]);
+    });
+  });
+});
+
+describe("one request's odd limits", () => {
+  const odd: Array<[string, LimitCheck[]]> = [
+    ['a bucket of capacity 0 reserving 0', [{ kind: 'bucket', key: '{odd}:tk', capacity: 0, windowMs: 60_000, amount: 0 }]],
+    ['a lease of 1.5 ms', [{ kind: 'concurrency', key: '{odd}:cc', limit: 5, leaseMs: 1.5, leaseId: 'x' }]],
+    ['a budget that never resets (period Infinity)', [{ kind: 'budget', key: '{odd}:sp', limit: 100, periodMs: Infinity, amount: 5 }]],
+    ['a bucket of capacity Infinity', [{ kind: 'bucket', key: '{odd}:rq', capacity: Infinity, windowMs: 60_000, amount: 1 }]],
+    ['a bucket reserving Infinity', [{ kind: 'bucket', key: '{odd}:rq', capacity: 10, windowMs: 60_000, amount: Infinity }]],
+    ['a concurrency limit of Infinity', [{ kind: 'concurrency', key: '{odd}:cc', limit: Infinity, leaseMs: 60_000, leaseId: 'y' }]],
+    ['a window of 1e15 ms', [{ kind: 'bucket', key: '{odd}:big', capacity: 3, windowMs: 1e15, amount: 2 }]],
+  ];
+
+  it.each(odd)('%s: admitted or refused as the memory store does, and another request of the same call is served', async (_name, checks) => {
+    const prefix = `odd${++run}:`;
+    const store = redisLimitStore({ client: io, prefix });
+    const alice = { kind: 'concurrency' as const, key: '{alice}:cc', limit: 1, leaseMs: DAY, leaseId: 'a1' };
+    const [theirs, oddOne] = await Promise.all([store.reserve([alice]), store.reserve(checks)]);
+    expect(theirs.ok).toBe(true);
+    expect(oddOne.ok).toBe((await memoryLimitStore().reserve(checks)).ok);
+    for (const state of oddOne.states) for (const value of Object.values(state)) expect(Number.isSafeInteger(value) || Number.isFinite(value)).toBe(true);
+  });
+});
+
+describe('bursts', () => {
+  const fourChecks = (i: number): LimitCheck[] => [
+    { kind: 'bucket', key: `{u${i}}:rq`, capacity: 10, windowMs: 60_000, amount: 1 },
+    { kind: 'bucket', key: `{u${i}}:tk`, capacity: 1e6, windowMs: 60_000, amount: 500 },
+    { kind: 'concurrency', key: `{u${i}}:cc`, limit: 4, leaseMs: 60_000, leaseId: `l${i}` },
+    { kind: 'budget', key: `{u${i}}:sp`, limit: 1e6, periodMs: DAY, amount: 20 },
+  ];
+
+  it('1,000 reservations in one turn go out as calls of at most 128, all answered by Redis within the store time-out', async () => {
+    const { client, calls } = counting();
+    const store = redisLimitStore({ client, prefix: `burst${++run}:` });
+    const guarded = guardStore(store, { policy: 'open', timeoutMs: 250, retryMs: 1000, bounded: true });
+    const before = calls();
+    const reservations = await Promise.all(Array.from({ length: 1000 }, (_, i) => guarded.reserve(fourChecks(i))));
+    expect(calls() - before).toBe(Math.ceil(1000 / 128));
+    expect(reservations.every(({ result, store: answeredBy }) => result.ok && answeredBy === store)).toBe(true);
+  });
+
+  it('30,000 reservations in one turn through ioredis (one call would pass its argument limit)', async () => {
+    const store = redisLimitStore({ client: io, prefix: `huge${++run}:` });
+    const results = await Promise.all(Array.from({ length: 30_000 }, (_, i) => store.reserve(fourChecks(i))));
+    expect(results.filter((result) => result.ok)).toHaveLength(30_000);
+  }, 60_000);
+});
