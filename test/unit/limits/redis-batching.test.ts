@@ -1,8 +1,8 @@
 /**
  * The Redis store's batching (redis-batch.ts): the reserves and settles of
- * one turn go out as one script call, applied in the order they were made,
- * and must answer exactly as the memory store (the reference) would have,
- * one call at a time. Also: one request's odd limits never fail the others
+ * one turn go out as one script call (how many calls a turn costs), applied
+ * in the order they were made, and must answer exactly as the memory store
+ * (the reference) would have, one call at a time. Also: one request's odd limits never fail the others
  * of its call, and a burst is split into calls of at most 128 operations.
  * Cases found in review (session 8).
  */
@@ -53,6 +53,143 @@ function counting(): { client: IoRedisLike; calls: () => number } {
 function summary(result: ReserveResult): unknown {
   return { ok: result.ok, states: result.states.map((state) => [state.remaining, Math.sign(state.retryAfterMs)]) };
 }
+
+describe('one call per turn', () => {
+  it("sends a settle with the principal's next reserve: one script call, the release applied first", async () => {
+    const { client, calls } = counting();
+    const store = redisLimitStore({ client, prefix: `ride${++run}:` });
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: '{p}:cc', limit: 1, leaseMs: DAY, leaseId });
+    const bucket = { kind: 'bucket' as const, key: '{p}:tk', capacity: 100, windowMs: 1000 * DAY };
+    expect((await store.reserve([{ ...bucket, amount: 60 }, lease('a')])).ok).toBe(true);
+    const before = calls();
+    // The request ends (60 reserved, 10 used) and the next one of the same principal arrives in the same turn.
+    const settled = store.settle([
+      { kind: 'bucket', key: '{p}:tk', capacity: 100, windowMs: 1000 * DAY, delta: -50 },
+      { kind: 'concurrency', key: '{p}:cc', leaseId: 'a' },
+    ]);
+    const next = await store.reserve([{ ...bucket, amount: 80 }, lease('b')]);
+    await settled;
+    expect(next.ok).toBe(true);
+    expect(next.states[0]!.remaining).toBe(10);
+    expect(calls() - before).toBe(1);
+  });
+
+  it('sends settles no reserve took along at the end of the turn in one call (one per principal on a Cluster), and applies them', async () => {
+    for (const [cluster, expectedCalls] of [[false, 1], [true, 2]] as const) {
+      const { client, calls } = counting();
+      const store = redisLimitStore({ client, prefix: `flush${++run}:`, cluster });
+      const lease = (key: string, leaseId: string) => ({ kind: 'concurrency' as const, key, limit: 1, leaseMs: DAY, leaseId });
+      for (const [key, id] of [['{p}:cc', 'a'], ['{q}:cc', 'b']] as const) expect((await store.reserve([lease(key, id)])).ok).toBe(true);
+      const before = calls();
+      await Promise.all([
+        store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'a' }]),
+        store.settle([{ kind: 'concurrency', key: '{q}:cc', leaseId: 'b' }]),
+        store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'never-taken' }]),
+      ]);
+      expect(calls() - before).toBe(expectedCalls);
+      expect((await store.reserve([lease('{p}:cc', 'c')])).ok).toBe(true);
+      expect((await store.reserve([lease('{q}:cc', 'd')])).ok).toBe(true);
+    }
+  });
+
+  it('sends the reserves of one turn in one call, each all-or-nothing and applied in order', async () => {
+    const { client, calls } = counting();
+    const store = redisLimitStore({ client, prefix: `batch${++run}:` });
+    const bucket = (key: string, amount: number) => ({ kind: 'bucket' as const, key, capacity: 10, windowMs: 1000 * DAY, amount });
+    const lease = (key: string, leaseId: string) => ({ kind: 'concurrency' as const, key, limit: 2, leaseMs: DAY, leaseId });
+    const before = calls();
+    const results = await Promise.all([
+      store.reserve([bucket('{p}:tk', 6), lease('{p}:cc', 'a')]),
+      // Does not fit after the first (4 left): refused, and its lease not taken.
+      store.reserve([bucket('{p}:tk', 6), lease('{p}:cc', 'b')]),
+      store.reserve([bucket('{p}:tk', 4), lease('{p}:cc', 'c')]),
+      // Another principal, same call.
+      store.reserve([bucket('{q}:tk', 10)]),
+      // The lease limit (2) is reached by a and c.
+      store.reserve([bucket('{p}:tk2', 1), lease('{p}:cc', 'd')]),
+    ]);
+    expect(calls() - before).toBe(1);
+    expect(results.map((result) => result.ok)).toEqual([true, false, true, true, false]);
+    expect(results[0]!.states.map((state) => state.remaining)).toEqual([4, 1]);
+    expect(results[1]!.states[0]!.retryAfterMs).toBeGreaterThan(0);
+    expect(results[2]!.states.map((state) => state.remaining)).toEqual([0, 0]);
+    expect(results[3]!.states[0]!.remaining).toBe(0);
+    expect(results[4]!.states[1]!.retryAfterMs).toBeGreaterThan(0);
+    // Refused reservations took nothing: the second bucket is untouched, b and d hold no slot.
+    expect(await io.exists(`batch${run}:{p}:tk2`)).toBe(0);
+    expect((await io.zrange(`batch${run}:{p}:cc`, '0', '-1')).sort()).toEqual(['a', 'c']);
+    expect(new Set(results.map((result) => result.now)).size).toBe(1);
+  });
+
+  it('keeps lease ids with spaces and other text intact, and applies budgets and releases of one batch', async () => {
+    const store = redisLimitStore({ client: io, prefix: `ids${++run}:` });
+    const odd = ' lease 1 b 2 3 \n% ';
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: '{p}:cc', limit: 2, leaseMs: DAY, leaseId });
+    const budget = (amount: number) => ({ kind: 'budget' as const, key: '{p}:usd', limit: 10, periodMs: DAY, amount });
+    const [first, second, third] = await Promise.all([
+      store.reserve([lease(odd), budget(4)]),
+      store.reserve([lease('plain'), budget(4.5)]),
+      store.reserve([lease('third'), budget(1)]),
+    ]);
+    expect([first!.ok, second!.ok, third!.ok]).toEqual([true, true, false]);
+    expect(second!.states[1]!.remaining).toBe(1);
+    expect((await io.zrange(`ids${run}:{p}:cc`, '0', '-1')).sort()).toEqual([odd, 'plain'].sort());
+    // Released (the odd id), and the budget corrected down by 3 in the same batch as a new reservation.
+    const [, next] = await Promise.all([
+      store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: odd }, { kind: 'budget', key: '{p}:usd', periodMs: DAY, period: first!.states[1]!.period, delta: -3 }]),
+      store.reserve([lease('fourth'), budget(4)]),
+    ]);
+    expect(next!.ok).toBe(true);
+    expect(next!.states[1]!.remaining).toBe(0);
+    expect((await io.zrange(`ids${run}:{p}:cc`, '0', '-1')).sort()).toEqual(['fourth', 'plain']);
+  });
+
+  it('groups the reserves of one turn per principal on a Cluster, and sends one without a shared tag alone', async () => {
+    const { client, calls } = counting();
+    const store = redisLimitStore({ client, prefix: `cl${++run}:`, cluster: true });
+    const before = calls();
+    const results = await Promise.all([
+      store.reserve([{ kind: 'bucket', key: '{p}:tk', capacity: 5, windowMs: DAY, amount: 1 }]),
+      store.reserve([{ kind: 'bucket', key: '{q}:tk', capacity: 5, windowMs: DAY, amount: 1 }]),
+      store.reserve([{ kind: 'bucket', key: '{p}:tk', capacity: 5, windowMs: DAY, amount: 1 }]),
+      store.reserve([{ kind: 'bucket', key: 'plain-a', capacity: 5, windowMs: DAY, amount: 1 }, { kind: 'bucket', key: 'plain-b', capacity: 5, windowMs: DAY, amount: 1 }]),
+    ]);
+    expect(calls() - before).toBe(3);
+    expect(results.map((result) => result.states[0]!.remaining)).toEqual([4, 4, 3, 4]);
+  });
+
+  it('detects Cluster clients: ioredis Cluster and node-redis createCluster', async () => {
+    const { Cluster } = await import('ioredis');
+    const { createCluster } = await import('redis');
+    const ioCluster = new Cluster([{ host: '127.0.0.1', port: 1 }], { lazyConnect: true });
+    const nodeCluster = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] });
+    for (const client of [ioCluster, nodeCluster]) {
+      const sent: string[][] = [];
+      const spy = {
+        ...('getMasters' in client ? { getMasters: () => [] } : { isCluster: true }),
+        evalsha: (_sha: string, _n: number, ...rest: string[]) => (sent.push(rest), io.evalsha(_sha, _n, ...rest)),
+        eval: (script: string, n: number, ...rest: string[]) => (sent.push(rest), io.eval(script, n, ...rest)),
+      };
+      // The real clients are only checked for what marks them as a Cluster; the spy (same marks) runs the calls.
+      expect('isCluster' in client ? client.isCluster : typeof client.getMasters).toEqual('isCluster' in client ? true : 'function');
+      const store = redisLimitStore({ client: spy as IoRedisLike, prefix: `det${++run}:` });
+      await Promise.all([
+        store.reserve([{ kind: 'bucket', key: '{p}:tk', capacity: 5, windowMs: DAY, amount: 1 }]),
+        store.reserve([{ kind: 'bucket', key: '{q}:tk', capacity: 5, windowMs: DAY, amount: 1 }]),
+      ]);
+      expect(sent).toHaveLength(2);
+    }
+    ioCluster.disconnect();
+  });
+
+  it('rejects the settles that rode with a reserve that failed', async () => {
+    const failing: IoRedisLike = { evalsha: () => Promise.reject(new Error('connection lost')), eval: () => Promise.reject(new Error('connection lost')) };
+    const store = redisLimitStore({ client: failing });
+    const settled = store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'a' }]);
+    await expect(store.reserve([{ kind: 'concurrency', key: '{p}:cc', limit: 1, leaseMs: DAY, leaseId: 'b' }])).rejects.toThrow('connection lost');
+    await expect(settled).rejects.toThrow('connection lost');
+  });
+});
 
 describe('call order within a turn', () => {
   it('a settle made after a reserve is applied after it (a correction up does not make room for it)', async () => {
