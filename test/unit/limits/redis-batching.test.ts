@@ -6,7 +6,6 @@
  * of its call, and a burst is split into calls of at most 128 operations.
  * Cases found in review (session 8).
  */
-import { Redis } from 'ioredis';
 import {
   type IoRedisLike,
   type LimitAdjustment,
@@ -16,35 +15,21 @@ import {
   type ReserveResult,
   redisLimitStore,
 } from 'modelgate';
-import { createClient } from 'redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Cluster } from 'ioredis';
+import { createCluster } from 'redis';
+import { describe, expect, it } from 'vitest';
 import { guardStore } from '../../../src/limits/guarded-store.js';
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js';
+import { useRedisClients } from '../../helpers/redis-clients.js';
 
 const DAY = 86_400_000;
-let redis: RedisServer;
-let io: Redis;
-let node: ReturnType<typeof createClient>;
+const redis = useRedisClients();
 let run = 0;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  io = new Redis(redis.url);
-  node = createClient({ url: redis.url });
-  await node.connect();
-});
-
-afterAll(async () => {
-  io?.disconnect();
-  await node?.close();
-  await redis?.stop();
-});
 
 /** ioredis with a count of the script calls sent. */
 function counting(): { client: IoRedisLike; calls: () => number } {
   let calls = 0;
   return {
-    client: { evalsha: (...args) => (calls++, io.evalsha(...args)), eval: (...args) => (calls++, io.eval(...args)) },
+    client: { evalsha: (...args) => (calls++, redis.io.evalsha(...args)), eval: (...args) => (calls++, redis.io.eval(...args)) },
     calls: () => calls,
   };
 }
@@ -116,13 +101,13 @@ describe('one call per turn', () => {
     expect(results[3]!.states[0]!.remaining).toBe(0);
     expect(results[4]!.states[1]!.retryAfterMs).toBeGreaterThan(0);
     // Refused reservations took nothing: the second bucket is untouched, b and d hold no slot.
-    expect(await io.exists(`batch${run}:{p}:tk2`)).toBe(0);
-    expect((await io.zrange(`batch${run}:{p}:cc`, '0', '-1')).sort()).toEqual(['a', 'c']);
+    expect(await redis.io.exists(`batch${run}:{p}:tk2`)).toBe(0);
+    expect((await redis.io.zrange(`batch${run}:{p}:cc`, '0', '-1')).sort()).toEqual(['a', 'c']);
     expect(new Set(results.map((result) => result.now)).size).toBe(1);
   });
 
   it('keeps lease ids with spaces and other text intact, and applies budgets and releases of one batch', async () => {
-    const store = redisLimitStore({ client: io, prefix: `ids${++run}:` });
+    const store = redisLimitStore({ client: redis.io, prefix: `ids${++run}:` });
     const odd = ' lease 1 b 2 3 \n% ';
     const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: '{p}:cc', limit: 2, leaseMs: DAY, leaseId });
     const budget = (amount: number) => ({ kind: 'budget' as const, key: '{p}:usd', limit: 10, periodMs: DAY, amount });
@@ -133,7 +118,7 @@ describe('one call per turn', () => {
     ]);
     expect([first!.ok, second!.ok, third!.ok]).toEqual([true, true, false]);
     expect(second!.states[1]!.remaining).toBe(1);
-    expect((await io.zrange(`ids${run}:{p}:cc`, '0', '-1')).sort()).toEqual([odd, 'plain'].sort());
+    expect((await redis.io.zrange(`ids${run}:{p}:cc`, '0', '-1')).sort()).toEqual([odd, 'plain'].sort());
     // Released (the odd id), and the budget corrected down by 3 in the same batch as a new reservation.
     const [, next] = await Promise.all([
       store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: odd }, { kind: 'budget', key: '{p}:usd', periodMs: DAY, period: first!.states[1]!.period, delta: -3 }]),
@@ -141,7 +126,7 @@ describe('one call per turn', () => {
     ]);
     expect(next!.ok).toBe(true);
     expect(next!.states[1]!.remaining).toBe(0);
-    expect((await io.zrange(`ids${run}:{p}:cc`, '0', '-1')).sort()).toEqual(['fourth', 'plain']);
+    expect((await redis.io.zrange(`ids${run}:{p}:cc`, '0', '-1')).sort()).toEqual(['fourth', 'plain']);
   });
 
   it('groups the reserves of one turn per principal on a Cluster, and sends one without a shared tag alone', async () => {
@@ -159,16 +144,14 @@ describe('one call per turn', () => {
   });
 
   it('detects Cluster clients: ioredis Cluster and node-redis createCluster', async () => {
-    const { Cluster } = await import('ioredis');
-    const { createCluster } = await import('redis');
     const ioCluster = new Cluster([{ host: '127.0.0.1', port: 1 }], { lazyConnect: true });
     const nodeCluster = createCluster({ rootNodes: [{ url: 'redis://127.0.0.1:1' }] });
     for (const client of [ioCluster, nodeCluster]) {
       const sent: string[][] = [];
       const spy = {
         ...('getMasters' in client ? { getMasters: () => [] } : { isCluster: true }),
-        evalsha: (_sha: string, _n: number, ...rest: string[]) => (sent.push(rest), io.evalsha(_sha, _n, ...rest)),
-        eval: (script: string, n: number, ...rest: string[]) => (sent.push(rest), io.eval(script, n, ...rest)),
+        evalsha: (_sha: string, _n: number, ...rest: string[]) => (sent.push(rest), redis.io.evalsha(_sha, _n, ...rest)),
+        eval: (script: string, n: number, ...rest: string[]) => (sent.push(rest), redis.io.eval(script, n, ...rest)),
       };
       // The real clients are only checked for what marks them as a Cluster; the spy (same marks) runs the calls.
       expect('isCluster' in client ? client.isCluster : typeof client.getMasters).toEqual('isCluster' in client ? true : 'function');
@@ -202,7 +185,7 @@ describe('call order within a turn', () => {
       return (await next).ok;
     };
     expect(await scenario(memoryLimitStore())).toBe(true);
-    expect(await scenario(redisLimitStore({ client: io, prefix: `order${++run}:` }))).toBe(true);
+    expect(await scenario(redisLimitStore({ client: redis.io, prefix: `order${++run}:` }))).toBe(true);
   });
 
   it('a release made after a reserve does not free the slot for it', async () => {
@@ -214,7 +197,7 @@ describe('call order within a turn', () => {
       return (await next).ok;
     };
     expect(await scenario(memoryLimitStore())).toBe(false);
-    expect(await scenario(redisLimitStore({ client: io, prefix: `order${++run}:` }))).toBe(false);
+    expect(await scenario(redisLimitStore({ client: redis.io, prefix: `order${++run}:` }))).toBe(false);
   });
 });
 
@@ -294,8 +277,8 @@ describe('randomised comparison with the memory store', () => {
   }
 
   describe.each([
-    ['ioredis', () => io],
-    ['node-redis', () => node],
+    ['ioredis', () => redis.io],
+    ['node-redis', () => redis.node],
   ] as const)('%s', (_name, client) => {
     it.each([false, true])('agrees on every admission and remaining figure (cluster %s)', async (cluster) => {
       const disagreements: string[] = [];
@@ -322,7 +305,7 @@ describe("one request's odd limits", () => {
 
   it.each(odd)('%s: admitted or refused as the memory store does, and another request of the same call is served', async (_name, checks) => {
     const prefix = `odd${++run}:`;
-    const store = redisLimitStore({ client: io, prefix });
+    const store = redisLimitStore({ client: redis.io, prefix });
     const alice = { kind: 'concurrency' as const, key: '{alice}:cc', limit: 1, leaseMs: DAY, leaseId: 'a1' };
     const [theirs, oddOne] = await Promise.all([store.reserve([alice]), store.reserve(checks)]);
     expect(theirs.ok).toBe(true);
@@ -350,7 +333,7 @@ describe('bursts', () => {
   });
 
   it('30,000 reservations in one turn through ioredis (one call would pass its argument limit)', async () => {
-    const store = redisLimitStore({ client: io, prefix: `huge${++run}:` });
+    const store = redisLimitStore({ client: redis.io, prefix: `huge${++run}:` });
     const results = await Promise.all(Array.from({ length: 30_000 }, (_, i) => store.reserve(fourChecks(i))));
     expect(results.filter((result) => result.ok)).toHaveLength(30_000);
   }, 60_000);
