@@ -6,6 +6,7 @@
  * of its call, and a burst is split into calls of at most 128 operations.
  * Cases found in review (session 8).
  */
+import { Cluster } from 'ioredis';
 import {
   type IoRedisLike,
   type LimitAdjustment,
@@ -15,7 +16,6 @@ import {
   type ReserveResult,
   redisLimitStore,
 } from 'modelgate';
-import { Cluster } from 'ioredis';
 import { createCluster } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { guardStore } from '../../../src/limits/guarded-store.js';
