@@ -1,13 +1,13 @@
 /**
- * One call of the Redis store's apply script (redis-scripts.ts): the settles
- * and reservations queued in one turn of the event loop, packed as the
- * script reads them. Each counter is named once in KEYS; the numbers go in
+ * One call of the Redis store's apply script (redis-scripts.ts): the settles,
+ * renewals and reservations queued in one turn of the event loop, packed as
+ * the script reads them. Each counter is named once in KEYS; the numbers go in
  * one space-separated argument, the lease ids (the only free-form text) in
  * arguments of their own.
  *
  * @internal
  */
-import type { CheckState, LimitAdjustment, LimitCheck, ReserveResult } from './limit-store.js';
+import type { CheckState, LeaseRenewal, LimitAdjustment, LimitCheck, ReserveResult } from './limit-store.js';
 
 /** A reservation waiting for its batch's reply. */
 interface WaitingReserve {
@@ -16,13 +16,14 @@ interface WaitingReserve {
   reject: (error: unknown) => void;
 }
 
+/** A settle or renewal waiting for its batch's call. */
 interface WaitingSettle {
   resolve: () => void;
   reject: (error: unknown) => void;
 }
 
 /** A number as the script reads it (Lua reads 1e999 as infinity; NaN, never meaningful, as 0). */
-export function number(value: number): string {
+function number(value: number): string {
   if (Number.isFinite(value)) return String(value);
   return value === Infinity ? '1e999' : value === -Infinity ? '-1e999' : '0';
 }
@@ -33,7 +34,7 @@ export class RedisBatch {
   private readonly keyIndex = new Map<string, number>();
   /** ARGV[2..]: lease ids. */
   private readonly leases: string[] = [];
-  /** The operations (reservations and settles), in the order they were made. */
+  /** The operations (reservations, settles, renewals), in the order they were made. */
   private words = '';
   private operations = 0;
   private readonly settled: WaitingSettle[] = [];
@@ -97,7 +98,15 @@ export class RedisBatch {
     return new Promise<void>((resolve, reject) => this.settled.push({ resolve, reject }));
   }
 
-  /** Reservations and settles queued. */
+  /** Queues lease renewals (the store's `renew`): done when the call is. */
+  renew(leases: readonly LeaseRenewal[]): Promise<void> {
+    this.words += ` n ${leases.length}`;
+    for (const lease of leases) this.words += ` ${this.key(lease.key)} ${this.lease(lease.leaseId)} ${number(lease.leaseMs)}`;
+    this.operations++;
+    return new Promise<void>((resolve, reject) => this.settled.push({ resolve, reject }));
+  }
+
+  /** Operations queued. */
   get size(): number {
     return this.operations;
   }

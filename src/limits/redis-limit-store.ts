@@ -1,14 +1,14 @@
 /**
  * A {@link LimitStore} in Redis, shared by any number of gateway instances,
- * time from Redis. Reserves and settles are queued and go out at the end of
- * the turn of the event loop, together in one atomic script call, in the
- * order they were made. Works with the client you already have: ioredis or
+ * time from Redis. Reserves, settles and lease renewals are queued and go
+ * out at the end of the turn of the event loop, together in one atomic
+ * script call, in the order they were made. Works with the client you already have: ioredis or
  * node-redis (`redis`), both optional peer dependencies.
  */
 import { createHash } from 'node:crypto';
 import type { LeaseRenewal, LimitStore } from './limit-store.js';
-import { number, RedisBatch } from './redis-batch.js';
-import { APPLY_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
+import { RedisBatch } from './redis-batch.js';
+import { APPLY_SCRIPT } from './redis-scripts.js';
 
 /** The part of an ioredis client the store uses. */
 export interface IoRedisLike {
@@ -123,7 +123,6 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
   const prefix = options.prefix ?? 'modelgate:limits:';
   const cluster = options.cluster ?? isClusterClient(options.client);
   const applySha = sha1(APPLY_SCRIPT);
-  const renewSha = sha1(RENEW_SCRIPT);
   const batches = new Map<string, RedisBatch>();
   let flushScheduled = false;
 
@@ -179,8 +178,10 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
       if (adjustments.length === 0) return Promise.resolve();
       return enqueue(adjustments, (batch) => batch.settle(adjustments));
     },
-    async renew(leases) {
-      // One call per principal (hash tag), so a Redis Cluster finds each call's keys on one node.
+    renew(leases) {
+      if (leases.length === 0) return Promise.resolve();
+      if (!cluster) return enqueue(leases, (batch) => batch.renew(leases));
+      // On a Cluster, one operation per principal (hash tag), so each call finds its keys on one node.
       const groups = new Map<string, LeaseRenewal[]>();
       for (const lease of leases) {
         const tag = tagOf(lease.key) ?? lease.key;
@@ -188,11 +189,7 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
         if (group) group.push(lease);
         else groups.set(tag, [lease]);
       }
-      await Promise.all(
-        [...groups.values()].map((group) =>
-          run(RENEW_SCRIPT, renewSha, group.map((lease) => prefix + lease.key), group.flatMap((lease) => [lease.leaseId, number(lease.leaseMs)])),
-        ),
-      );
+      return Promise.all([...groups.values()].map((group) => enqueue(group, (batch) => batch.renew(group)))).then(() => undefined);
     },
   };
 }

@@ -1,12 +1,13 @@
 /**
- * The Lua scripts of the Redis store. Each runs atomically in Redis and
- * reads the time from Redis (`TIME`), so every gateway instance sees one
- * clock. Same semantics as the in-memory store (limit-store.ts).
+ * The Lua script of the Redis store. It runs atomically in Redis and reads
+ * the time from Redis (`TIME`), so every gateway instance sees one clock.
+ * Same semantics as the in-memory store (limit-store.ts).
  *
- * Apply: what one turn of the event loop queued, in one call, in the order
- * the gateway made the calls: settles (so that a request costs no round
- * trip of its own to settle, riding with later reserves) and reservations,
- * each all-or-nothing (a later one sees what an earlier one took). The
+ * One call applies what one turn of the event loop queued, in the order the
+ * gateway made the calls: settles (so that a request costs no round trip of
+ * its own to settle, riding with later reserves), lease renewals and
+ * reservations, each reservation all-or-nothing (a later one sees what an
+ * earlier one took). The
  * counters are named once each in KEYS (a batch of one principal's
  * requests names the same few keys); ARGV[1] packs the rest as
  * space-separated words (one argument, not four per check: the client's
@@ -16,13 +17,13 @@
  *       b capacity windowMs delta | c lease - - | q periodMs period delta
  *     r n, then per check:        key kind x y z
  *       b capacity windowMs amount | c limit leaseMs lease | q limit periodMs amount
+ *     n m, then per renewal:      key lease leaseMs
  * where `key` is an index into KEYS and `lease` an index into ARGV.
  * Returns { now, then per reservation: ok, then per check: remaining,
  * resetMs, retryAfterMs, period }.
  *
- * Renew: KEYS = one concurrency set per lease; ARGV = leaseId leaseMs per
- * lease. An unexpired lease's expiry moves to leaseMs from now (and the
- * set's own expiry with it); a released or expired one stays gone.
+ * A renewal moves an unexpired lease's expiry to leaseMs from now (and
+ * the set's own expiry with it); a released or expired one stays gone.
  *
  * @internal
  */
@@ -62,7 +63,16 @@ local function setlevel(key, cap, win, l)
 end
 `;
 
-export const APPLY_SCRIPT = `${CLOCK}${NUMBERS}${BUCKET_LEVEL}
+// A lease's expiry in its set, and the set's own expiry: only ever later, so that a shorter lease
+// never cuts the life of a set holding a longer one.
+const PLACE_LEASE = `
+local function placelease(key, id, lease, onlyexisting)
+  if onlyexisting then redis.call('ZADD', key, 'XX', now + lease, id) else redis.call('ZADD', key, now + lease, id) end
+  if redis.call('PTTL', key) < lease then redis.call('PEXPIRE', key, ms(lease)) end
+end
+`;
+
+export const APPLY_SCRIPT = `${CLOCK}${NUMBERS}${BUCKET_LEVEL}${PLACE_LEASE}
 local w = {}
 for word in string.gmatch(ARGV[1], '%S+') do w[#w + 1] = word end
 local p = 0
@@ -148,31 +158,27 @@ local function reserve(n)
     if kind == 'b' then
       setlevel(key, tonumber(a), tonumber(b), after)
     elseif kind == 'c' then
-      local lease = tonumber(b)
-      redis.call('ZADD', key, now + lease, ARGV[tonumber(c)])
-      -- Only ever later: a shorter lease must not cut the set's life below a longer one's.
-      if redis.call('PTTL', key) < lease then redis.call('PEXPIRE', key, ms(lease)) end
+      placelease(key, ARGV[tonumber(c)], tonumber(b), false)
     else
       redis.call('HSET', key, 'p', string.format('%.17g', period), 's', string.format('%.17g', after))
       redis.call('PEXPIRE', key, ms((period + 1) * tonumber(b) - now + 60000))
     end
   end
 end
-for _ = 1, tonumber(nextword()) do
-  local op = nextword()
-  if op == 's' then settle(tonumber(nextword())) else reserve(tonumber(nextword())) end
-end
-return out
-`;
-
-export const RENEW_SCRIPT = `${CLOCK}${NUMBERS}
-for i = 1, #KEYS do
-  local id, lease = ARGV[i * 2 - 1], tonumber(ARGV[i * 2])
-  local score = redis.call('ZSCORE', KEYS[i], id)
-  if score and tonumber(score) > now then
-    redis.call('ZADD', KEYS[i], 'XX', now + lease, id)
-    if redis.call('PTTL', KEYS[i]) < lease then redis.call('PEXPIRE', KEYS[i], ms(lease)) end
+-- A running request's lease moves to leaseMs from now; a released or expired one stays gone.
+local function renew(m)
+  for _ = 1, m do
+    local key = KEYS[tonumber(nextword())]
+    local id = ARGV[tonumber(nextword())]
+    local lease = tonumber(nextword())
+    local score = redis.call('ZSCORE', key, id)
+    if score and tonumber(score) > now then placelease(key, id, lease, true) end
   end
 end
-return 1
+for _ = 1, tonumber(nextword()) do
+  local op = nextword()
+  local count = tonumber(nextword())
+  if op == 's' then settle(count) elseif op == 'n' then renew(count) else reserve(count) end
+end
+return out
 `;

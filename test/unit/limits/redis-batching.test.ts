@@ -77,6 +77,25 @@ describe('one call per turn', () => {
     }
   });
 
+  it('sends the renewals of several principals with the rest of the turn in one call (one per principal on a Cluster)', async () => {
+    for (const [cluster, expectedCalls] of [[false, 1], [true, 3]] as const) {
+      const { client, calls } = counting();
+      const store = redisLimitStore({ client, prefix: `renew-calls${++run}:`, cluster });
+      const lease = (key: string, leaseId: string) => ({ kind: 'concurrency' as const, key, limit: 5, leaseMs: 60_000, leaseId });
+      await Promise.all([store.reserve([lease('{p}:cc', 'a')]), store.reserve([lease('{q}:cc', 'b')])]);
+      const before = calls();
+      await Promise.all([
+        store.renew!([
+          { key: '{p}:cc', leaseId: 'a', leaseMs: DAY },
+          { key: '{q}:cc', leaseId: 'b', leaseMs: DAY },
+        ]),
+        store.reserve([lease('{r}:cc', 'c')]),
+      ]);
+      expect(calls() - before).toBe(expectedCalls);
+      expect(Number(await redis.io.zscore(`renew-calls${run}:{q}:cc`, 'b'))).toBeGreaterThan(Date.now() + DAY - 60_000);
+    }
+  });
+
   it('sends the reserves of one turn in one call, each all-or-nothing and applied in order', async () => {
     const { client, calls } = counting();
     const store = redisLimitStore({ client, prefix: `batch${++run}:` });
@@ -175,6 +194,22 @@ describe('one call per turn', () => {
 });
 
 describe('call order within a turn', () => {
+  it('a lease released before its renewal in the same turn stays released, and a renewal made after a release cannot bring it back', async () => {
+    const prefix = `renew-order${++run}:`;
+    const store = redisLimitStore({ client: redis.io, prefix });
+    const lease = (leaseId: string) => ({ kind: 'concurrency' as const, key: '{p}:cc', limit: 5, leaseMs: 60_000, leaseId });
+    await Promise.all([store.reserve([lease('gone')]), store.reserve([lease('kept')])]);
+    await Promise.all([
+      store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'gone' }]),
+      store.renew!([
+        { key: '{p}:cc', leaseId: 'gone', leaseMs: DAY },
+        { key: '{p}:cc', leaseId: 'kept', leaseMs: DAY },
+      ]),
+    ]);
+    expect(await redis.io.zrange(`${prefix}{p}:cc`, '0', '-1')).toEqual(['kept']);
+    expect(await redis.io.pttl(`${prefix}{p}:cc`)).toBeGreaterThan(DAY - 60_000);
+  });
+
   it('a settle made after a reserve is applied after it (a correction up does not make room for it)', async () => {
     const bucket = { kind: 'bucket' as const, key: '{p}:tk', capacity: 10, windowMs: 1000 * DAY };
     const scenario = async (store: LimitStore) => {
