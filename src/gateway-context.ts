@@ -78,9 +78,20 @@ export function createGatewayContext(given: GatewayRequest): GatewayContext {
     format: matched.format,
     endpoint: isError ? undefined : matched,
     routingError: isError ? matched.error : undefined,
+    // Every field a later step sets is present from the start: one object shape for every request,
+    // its fields stored in the object (not in a side array grown as steps add them).
+    principal: undefined,
+    credential: undefined,
+    body: undefined,
     bodyChanged: false,
+    route: undefined,
+    model: undefined,
     dropped: [],
     adaptations: [],
     warnings: [],
+    limitHeaders: undefined,
+    limitUsage: undefined,
+    limitTouch: undefined,
+    observer: undefined,
   };
 }

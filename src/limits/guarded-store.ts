@@ -72,6 +72,8 @@ const RELEASE_ATTEMPTS = 5;
 
 export function guardStore(store: LimitStore, options: GuardedStoreOptions): GuardedStore {
   const standIn = memoryLimitStore();
+  // Found once, not per request: the store that answers at once (the unbounded in-memory one).
+  const sync = !options.bounded && isSyncStore(store) ? store : undefined;
   let downUntil = 0;
 
   const report = (error: unknown): void => {
@@ -131,10 +133,14 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
       return store.reserve(checks).then((result) => ({ result, store }));
     },
     reserveNow(checks) {
-      return !options.bounded && isSyncStore(store) ? { result: store.reserveNow(checks), store } : undefined;
+      return sync === undefined ? undefined : { result: sync.reserveNow(checks), store: sync };
     },
     settle(target, adjustments) {
       if (adjustments.length === 0) return;
+      if (target === sync) {
+        sync.settleNow(adjustments);
+        return;
+      }
       if (!options.bounded || target === standIn) {
         if (isSyncStore(target)) target.settleNow(adjustments);
         else void target.settle(adjustments);

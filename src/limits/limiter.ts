@@ -18,7 +18,7 @@ import type { LimitRule, LimitsOptions } from './limit-options.js';
 import type { CheckState, LeaseRenewal, LimitStore } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
 import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type Meter, type PlanInput, planLimits } from './plan-limits.js';
-import { createSettlement, type Settlement } from './settlement.js';
+import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
 import { abortSourceOf } from '../upstreams/abort-source.js';
 
 export interface Limiter {
@@ -142,22 +142,22 @@ export function createLimiter(options: LimitsOptions): Limiter {
 
   // A lease outlives a crashed instance's request by at most `leaseMs`; a request still running
   // (a long stream) has its leases renewed every third of that, so it keeps counting to its end.
-  const running = new Set<Settlement>();
+  const running = new RunningRequests();
   const renewEveryMs = Math.max(250, leaseMs / 3);
   let renewTimer: NodeJS.Timeout | undefined;
   const renewRunning = (): void => {
     const now = Date.now();
     const byStore = new Map<LimitStore, LeaseRenewal[]>();
-    for (const settlement of running) {
+    running.forEach((settlement) => {
       const due = settlement.dueRenewal(now, renewEveryMs / 2);
-      if (due === undefined) continue;
+      if (due === undefined) return;
       const leases = byStore.get(settlement.store);
       if (leases) leases.push(...due);
       else byStore.set(settlement.store, due);
-    }
+    });
     for (const [store, leases] of byStore) guarded.renew(store, leases);
   };
-  const track = (plan: LimitPlan): Set<Settlement> | undefined => {
+  const track = (plan: LimitPlan): RunningRequests | undefined => {
     if (!holdsLease(plan)) return undefined;
     // One timer for the whole limiter, never holding the process open.
     renewTimer ??= setInterval(renewRunning, renewEveryMs).unref();

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { globToRegExp } from '../upstreams/routes.js';
 import type { LimitCheck } from './limit-store.js';
 import type { LimitRule, ModelPrice, TokenCount } from './limit-options.js';
@@ -51,6 +51,8 @@ export interface CompiledRule {
   matches(model: string): boolean;
   /** Counter keys already built, by principal (and model with `eachModel`). */
   keys: Map<string, RuleKeys>;
+  /** How many checks the rule adds to a plan (one per kind of limit it sets). */
+  checkCount: number;
   /** The meters that do not change from request to request (shared). */
   requestsMeter: Meter | undefined;
   concurrentMeter: Meter | undefined;
@@ -73,6 +75,8 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
       id: rule.id ?? (patterns ? patterns.join(',') : '*'),
       matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
       keys: new Map(),
+      // The same tests as planLimits' (a hole left in a plan would be read as a check).
+      checkCount: Number(Boolean(rule.requests)) + Number(Boolean(rule.tokens)) + Number(rule.concurrent !== undefined) + Number(Boolean(rule.budget)),
       requestsMeter: rule.requests ? { kind: 'requests', limit: rule.requests.limit } : undefined,
       concurrentMeter: rule.concurrent !== undefined ? { kind: 'concurrent', limit: rule.concurrent } : undefined,
     };
@@ -140,8 +144,9 @@ function keysOf(principalId: string, rule: CompiledRule, model: string): RuleKey
   return keys;
 }
 
-// Lease ids: unique across instances (a random prefix per process) without a UUID per request.
-const LEASE_PREFIX = `${randomUUID()}:`;
+// Lease ids: unique across instances (72 random bits per process) without a UUID per request; short,
+// because the memory store hashes the whole id once per request.
+const LEASE_PREFIX = `${randomBytes(9).toString('base64url')}:`;
 let leaseCounter = 0;
 
 function newLeaseId(): string {
@@ -162,37 +167,41 @@ export interface PlanInput {
 
 /** The checks for one request; empty when no rule applies. */
 export function planLimits(input: PlanInput): LimitPlan {
-  const checks: LimitCheck[] = [];
-  const meters: Meter[] = [];
+  let size = 0;
+  for (const rule of input.rules) size += rule.checkCount;
+  // Sized up front: an empty array grows to 16 slots at its first push, garbage on every request.
+  const checks = new Array<LimitCheck>(size);
+  const meters = new Array<Meter>(size);
+  let at = 0;
   let estimate = typeof input.estimate === 'function' ? undefined : input.estimate;
   let leaseId: string | undefined;
   for (const rule of input.rules) {
     const { tokens, concurrent, budget } = rule.rule;
     const keys = keysOf(input.principalId, rule, input.model);
     if (keys.requestsCheck) {
-      checks.push(keys.requestsCheck);
-      meters.push(rule.requestsMeter!);
+      checks[at] = keys.requestsCheck;
+      meters[at++] = rule.requestsMeter!;
     }
     if (tokens) {
       const { inputTokens, outputTokens, choices, calls } = (estimate ??= (input.estimate as () => CallEstimate)());
       const count = tokens.count ?? 'input+output';
       const reserved = countedTokens(count, inputTokens * calls, outputTokens * choices);
       const windowMs = (tokens.windowSeconds ?? 60) * 1000;
-      checks.push({ kind: 'bucket', key: keys.tokens, capacity: tokens.limit, windowMs, amount: reserved });
-      meters.push({ kind: 'tokens', limit: tokens.limit, count, reserved, capacity: tokens.limit, windowMs });
+      checks[at] = { kind: 'bucket', key: keys.tokens, capacity: tokens.limit, windowMs, amount: reserved };
+      meters[at++] = { kind: 'tokens', limit: tokens.limit, count, reserved, capacity: tokens.limit, windowMs };
     }
     if (concurrent !== undefined) {
       leaseId ??= newLeaseId();
-      checks.push({ kind: 'concurrency', key: keys.concurrent, limit: concurrent, leaseMs: input.leaseMs, leaseId });
-      meters.push(rule.concurrentMeter!);
+      checks[at] = { kind: 'concurrency', key: keys.concurrent, limit: concurrent, leaseMs: input.leaseMs, leaseId };
+      meters[at++] = rule.concurrentMeter!;
     }
     if (budget) {
       const { inputTokens, outputTokens, choices, calls } = (estimate ??= (input.estimate as () => CallEstimate)());
       const price = priceOf(input.prices, input.model) ?? {};
       const reserved = costMicros(price, { input: inputTokens * calls, cacheRead: 0, cacheWrite: 0, output: outputTokens * choices });
       const periodMs = (budget.periodSeconds ?? 86_400) * 1000;
-      checks.push({ kind: 'budget', key: keys.budget, limit: budget.limit * MICRO, periodMs, amount: reserved });
-      meters.push({ kind: 'budget', limit: budget.limit, reserved, price, periodMs });
+      checks[at] = { kind: 'budget', key: keys.budget, limit: budget.limit * MICRO, periodMs, amount: reserved };
+      meters[at++] = { kind: 'budget', limit: budget.limit, reserved, price, periodMs };
     }
   }
   return { checks, meters };
