@@ -16,7 +16,7 @@ import { isGatewayError } from '../errors.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
 import { type CallPlan, clientAbort, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { checkEventStream, type CompleteJson, readCompleteJson } from './check-upstream-answer.js';
-import { reportUsage, usageReporter, wantsUsage } from './report-usage.js';
+import { reportUsage, usageReporter } from './report-usage.js';
 import { requestRedactor } from '../redact/gateway-redactor.js';
 
 function isSuccess(status: number): boolean {
@@ -63,12 +63,13 @@ function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: Sen
   );
 }
 
-/** Parses a whole JSON answer, reports its usage and returns it (for translation). */
-export async function readSuccessJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<unknown> {
-  const { json } = await readCheckedJson(ctx, runtime, sent);
+/** Reports the usage of a complete JSON answer; nothing is read or built when nobody listens. */
+function reportJsonUsage(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>, json: Record<string, unknown>, status: number): void {
+  const report = usageReporter(ctx, runtime);
+  if (!report) return;
   const format = sent.plan.target.upstream.format;
-  reportUsage(ctx, runtime, {
-    status: 200,
+  report({
+    status,
     stream: false,
     usage: readUsage(format, json),
     aborted: false,
@@ -76,6 +77,13 @@ export async function readSuccessJson(ctx: GatewayContext, runtime: GatewayRunti
     firstByteAt: sent.headAt,
     ...(sent.observation ? { meta: readResponseMeta(format, json), observation: sent.observation } : {}),
   });
+}
+
+/** Parses a whole JSON answer, reports its usage and returns it (for translation). */
+export async function readSuccessJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>): Promise<unknown> {
+  const { json } = await readCheckedJson(ctx, runtime, sent);
+  // The translated answer the client gets is a 200.
+  reportJsonUsage(ctx, runtime, sent, json, 200);
   return json;
 }
 
@@ -99,13 +107,7 @@ function bytesAnswer(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCal
   const headers = relayedHeaders(response);
   headers['content-type'] = response.headers['content-type'] ?? 'application/json';
   headers['content-length'] = String(bytes.byteLength);
-  if (wantsUsage(runtime)) {
-    const format = plan.target.upstream.format;
-    reportUsage(ctx, runtime, {
-      status: response.status, stream: false, usage: readUsage(format, json), aborted: false, target: plan.target, firstByteAt: sent.headAt,
-      ...(sent.observation ? { meta: readResponseMeta(format, json), observation: sent.observation } : {}),
-    });
-  }
+  reportJsonUsage(ctx, runtime, sent, json, response.status);
   return { type: 'bytes', status: response.status, headers, body: bytes };
 }
 

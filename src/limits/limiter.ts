@@ -174,6 +174,21 @@ export function createLimiter(options: LimitsOptions): Limiter {
     endpoint: string,
     body: Readonly<Record<string, unknown>>,
   ): Promise<GatewayResponse> => {
+    if (estimate === undefined && body.stream !== true) {
+      // No token or budget rule (nothing to correct) and no stream (nothing left to relay once the
+      // answer is in): the request ends with its call, and no usage needs to be read for the limits.
+      const settlement = createSettlement(guarded, store, plan, result, undefined, 1, undefined, track(plan));
+      return call().then(
+        (response) => {
+          settlement.finish();
+          return response;
+        },
+        (error: unknown) => {
+          settlement.finish();
+          throw error;
+        },
+      );
+    }
     const calls = upstreamCalls(endpoint, body, ctx.route);
     let settlement: Settlement;
     if (body.stream === true && ctx.route?.onClientAbort !== 'drain') {

@@ -145,7 +145,8 @@ class RequestSettlement implements Settlement {
         const delta = countedTokens(meter.count, this.input + this.cacheRead + this.cacheWrite, this.output) - meter.reserved;
         if (delta !== 0) out.push({ kind: 'bucket', key: check.key, capacity: check.capacity, windowMs: check.windowMs, delta });
       } else if (meter.kind === 'concurrent' && check.kind === 'concurrency') {
-        out.push({ kind: 'concurrency', key: check.key, leaseId: check.leaseId });
+        // The check names its lease: it is the release (no copy per request).
+        out.push(check);
       } else if (meter.kind === 'budget' && check.kind === 'budget') {
         const delta = costMicros(meter.price, this) - meter.reserved;
         if (delta !== 0) out.push({ kind: 'budget', key: check.key, periodMs: check.periodMs, period: this.reserve.states[index]!.period, delta });
