@@ -4,14 +4,13 @@
  * leases of running requests every third of the lease, in memory and in a
  * real Redis; the slot is free again once the stream ends.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createGateway } from '../../../src/gateway.js';
 import { redisLimitStore } from '../../../src/limits/redis-limit-store.js';
 import type { LimitStore } from '../../../src/limits/limit-store.js';
 import type { GatewayResponse } from '../../../src/types.js';
 import type { UpstreamResponse } from '../../../src/upstreams/upstream.js';
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js';
+import { useRedisClients } from '../../helpers/redis-clients.js';
 
 const encoder = new TextEncoder();
 const chunk = (text: string) =>
@@ -60,20 +59,11 @@ async function drain(response: GatewayResponse): Promise<void> {
   for await (const part of response.body) void part;
 }
 
-let redis: RedisServer;
-let io: Redis;
-beforeAll(async () => {
-  redis = await startRedis();
-  io = new Redis(redis.url);
-});
-afterAll(async () => {
-  io?.disconnect();
-  await redis?.stop();
-});
+const redis = useRedisClients();
 
 const stores: Array<[string, () => LimitStore | undefined]> = [
   ['memory', () => undefined],
-  ['redis', () => redisLimitStore({ client: io, prefix: `renewal${Date.now()}:` })],
+  ['redis', () => redisLimitStore({ client: redis.io, prefix: `renewal${Date.now()}:` })],
 ];
 
 describe.each(stores)('a stream longer than the concurrency lease (%s store)', (_name, makeStore) => {

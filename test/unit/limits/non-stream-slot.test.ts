@@ -6,13 +6,12 @@
  * the outside by the next request (admitted or refused with 429), in memory
  * and in a real Redis.
  */
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createGateway } from '../../../src/gateway.js';
 import type { LimitStore } from '../../../src/limits/limit-store.js';
 import { redisLimitStore } from '../../../src/limits/redis-limit-store.js';
 import type { UpstreamResponse } from '../../../src/upstreams/upstream.js';
-import { type RedisServer, startRedis } from '../../helpers/redis-server.js';
+import { useRedisClients } from '../../helpers/redis-clients.js';
 
 const encoder = new TextEncoder();
 const answer = (status: number, body: unknown): UpstreamResponse => ({
@@ -53,20 +52,11 @@ const waitFor = async (test: () => boolean) => {
   }
 };
 
-let redis: RedisServer;
-let io: Redis;
-beforeAll(async () => {
-  redis = await startRedis();
-  io = new Redis(redis.url);
-});
-afterAll(async () => {
-  io?.disconnect();
-  await redis?.stop();
-});
+const redis = useRedisClients();
 
 const stores: Array<[string, () => LimitStore | undefined]> = [
   ['memory', () => undefined],
-  ['redis', () => redisLimitStore({ client: io, prefix: `nonstream${Date.now()}${Math.random()}:` })],
+  ['redis', () => redisLimitStore({ client: redis.io, prefix: `nonstream${Date.now()}${Math.random()}:` })],
 ];
 
 describe.each(stores)('a non-streamed call under a concurrency limit (%s store)', (_name, makeStore) => {
