@@ -7,7 +7,7 @@
  * node:http (and so Express, Koa, Fastify) and fetch adapters.
  */
 import type { GatewayRequest, IncomingHeaders } from '../src/types.js';
-import { type AbortTrigger, forgetAbortSource, rememberAbortSource } from '../src/upstreams/abort-source.js';
+import { type AbortTrigger, LightSignalHolder } from '../src/upstreams/abort-source.js';
 
 /** The fields of a request besides its signal. */
 export interface RequestFields {
@@ -18,24 +18,27 @@ export interface RequestFields {
   rawBody?: Uint8Array;
 }
 
+/** A request whose `signal` is made on first read (a spread copy reads it); assigning one detaches the trigger. */
+class LightRequest extends LightSignalHolder implements GatewayRequest {
+  declare method: string;
+  declare url: string;
+  declare headers: IncomingHeaders;
+  declare body?: unknown;
+  declare rawBody?: Uint8Array;
+  declare signal: AbortSignal;
+
+  constructor(fields: RequestFields, trigger: AbortTrigger) {
+    super();
+    this.method = fields.method;
+    this.url = fields.url;
+    this.headers = fields.headers;
+    this.defineSignal(trigger);
+    if (fields.rawBody !== undefined) this.rawBody = fields.rawBody;
+    else if (fields.body !== undefined) this.body = fields.body;
+  }
+}
+
 /** The request for `fields`, aborted by `trigger` (or by a signal the app assigns instead). */
 export function withLightSignal(fields: RequestFields, trigger: AbortTrigger): GatewayRequest {
-  let replaced: AbortSignal | undefined;
-  const request: GatewayRequest = {
-    method: fields.method,
-    url: fields.url,
-    headers: fields.headers,
-    // Made on first read (a spread copy reads it); assigning one detaches the trigger.
-    get signal() {
-      return replaced ?? trigger.signal;
-    },
-    set signal(value: AbortSignal) {
-      replaced = value;
-      forgetAbortSource(request);
-    },
-  };
-  rememberAbortSource(request, trigger);
-  if (fields.rawBody !== undefined) request.rawBody = fields.rawBody;
-  else if (fields.body !== undefined) request.body = fields.body;
-  return request;
+  return new LightRequest(fields, trigger);
 }

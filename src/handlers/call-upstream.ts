@@ -18,7 +18,7 @@ import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fal
 import { forwardHeaders } from '../upstreams/forward-headers.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from './request-deadline.js';
-import { type AbortSource, abortSourceOf, AbortTrigger, forgetAbortSource, rememberAbortSource } from '../upstreams/abort-source.js';
+import { type AbortSource, abortSourceOf, AbortTrigger, LightSignalHolder } from '../upstreams/abort-source.js';
 
 /** What to send to one target. */
 export interface CallPlan {
@@ -29,6 +29,32 @@ export interface CallPlan {
   /** The caller's bytes, when they pass through unchanged. */
   rawBody?: Uint8Array;
   stream: boolean;
+}
+
+/**
+ * The call handed to an upstream. Its `signal`, the deadline's `AbortSignal`, is made only for
+ * upstreams that read it (a spread copy reads it); the built-in ones listen on the deadline's light
+ * source (`abortSourceOf`) unless a wrapper assigns its own.
+ */
+class LightUpstreamCall extends LightSignalHolder implements UpstreamCall {
+  declare operation: UpstreamOperation;
+  declare stream: boolean;
+  declare headers: Record<string, string>;
+  declare signal: AbortSignal;
+  declare body?: unknown;
+  declare rawBody?: Uint8Array;
+  declare callerKey?: string;
+
+  constructor(plan: CallPlan, headers: Record<string, string>, deadline: AbortSource, callerKey: string | undefined) {
+    super();
+    this.operation = plan.operation;
+    this.stream = plan.stream;
+    this.headers = headers;
+    this.defineSignal(deadline);
+    if (plan.rawBody !== undefined) this.rawBody = plan.rawBody;
+    else this.body = plan.body;
+    if (callerKey !== undefined) this.callerKey = callerKey;
+  }
 }
 
 export interface SentCall<P extends CallPlan> {
@@ -68,26 +94,7 @@ export async function sendPlans<P extends CallPlan>(
   const observation = ctx.observer?.call(ctx);
   const makeCall = (target: RouteTarget): UpstreamCall => {
     const plan = planOf(target);
-    let replaced: AbortSignal | undefined;
-    const call: UpstreamCall = {
-      operation: plan.operation,
-      stream: plan.stream,
-      headers: observation ? observation.attempt(target, plan, headers) : headers,
-      // The deadline's `AbortSignal` is made only for upstreams that read it (a spread copy reads it);
-      // the built-in ones listen on its light source (`abortSourceOf`) unless a wrapper assigns its own.
-      get signal() {
-        return replaced ?? deadline.signal;
-      },
-      set signal(value: AbortSignal) {
-        replaced = value;
-        forgetAbortSource(call);
-      },
-    };
-    rememberAbortSource(call, deadline.source);
-    if (plan.rawBody !== undefined) call.rawBody = plan.rawBody;
-    else call.body = plan.body;
-    if (callerKey !== undefined) call.callerKey = callerKey;
-    return call;
+    return new LightUpstreamCall(plan, observation ? observation.attempt(target, plan, headers) : headers, deadline.source, callerKey);
   };
   const deadline = startDeadline(parentSignal, timeoutMs);
   const signal = deadline.source;

@@ -95,18 +95,23 @@ class Deadline extends AbortTrigger implements RequestDeadline {
  * the parent itself is then the source (and its signal the signal).
  */
 export function startDeadline(parent: AbortSource, ms: number): RequestDeadline {
-  if (!(ms > 0) || !Number.isFinite(ms)) {
-    return {
-      get signal() {
-        return signalOf(parent);
-      },
-      source: parent,
-      at: Infinity,
-      clear() {},
-      release() {},
-    };
-  }
+  if (!(ms > 0) || !Number.isFinite(ms)) return new NoDeadline(parent);
   return new Deadline(parent, ms);
+}
+
+/** No clock: the parent is the source (a class, not a literal with a getter: no hidden class per request). */
+class NoDeadline implements RequestDeadline {
+  readonly at = Infinity;
+
+  constructor(readonly source: AbortSource) {}
+
+  get signal(): AbortSignal {
+    return signalOf(this.source);
+  }
+
+  clear(): void {}
+
+  release(): void {}
 }
 
 /** The gateway's `requestTimeoutMs`, with its default. */
