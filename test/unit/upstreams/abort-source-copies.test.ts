@@ -211,7 +211,16 @@ describe('copies and assignments listen on the right source (checked correct)', 
  * instead of 0.12 MB; BENCHMARKS.md, session 9).
  */
 describe('the lazy signal is one accessor for every object', () => {
-  const accessor = (target: object) => Object.getOwnPropertyDescriptor(target, 'signal');
+  /** Every object's `signal` is an own, enumerable accessor, with the same getter and setter as the first's. */
+  const expectOneAccessor = (objects: readonly object[]) => {
+    const [first, ...others] = objects.map((target) => Object.getOwnPropertyDescriptor(target, 'signal'));
+    expect(first?.get).toBeTypeOf('function');
+    expect(first?.enumerable).toBe(true);
+    for (const other of others) {
+      expect(other?.get).toBe(first?.get);
+      expect(other?.set).toBe(first?.set);
+    }
+  };
 
   it('upstream calls: the same getter and setter on every call, enumerable', async () => {
     const calls: UpstreamCall[] = [];
@@ -220,13 +229,7 @@ describe('the lazy signal is one accessor for every object', () => {
     await oneCall(recorder);
     // Two requests, each with its retry of the 500.
     expect(calls.length).toBeGreaterThanOrEqual(2);
-    const [first, ...others] = calls.map(accessor);
-    expect(first?.get).toBeTypeOf('function');
-    expect(first?.enumerable).toBe(true);
-    for (const other of others) {
-      expect(other?.get).toBe(first?.get);
-      expect(other?.set).toBe(first?.set);
-    }
+    expectOneAccessor(calls);
   });
 
   it('requests of the node:http and fetch adapters: the same getter and setter on every request', async () => {
@@ -250,12 +253,6 @@ describe('the lazy signal is one accessor for every object', () => {
       server.close();
     }
     expect(seen).toHaveLength(4);
-    const [first, ...others] = seen.map(accessor);
-    expect(first?.get).toBeTypeOf('function');
-    expect(first?.enumerable).toBe(true);
-    for (const other of others) {
-      expect(other?.get).toBe(first?.get);
-      expect(other?.set).toBe(first?.set);
-    }
+    expectOneAccessor(seen);
   });
 });
