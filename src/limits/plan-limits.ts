@@ -51,8 +51,6 @@ export interface CompiledRule {
   matches(model: string): boolean;
   /** Counter keys already built, by principal (and model with `eachModel`). */
   keys: Map<string, RuleKeys>;
-  /** How many checks the rule adds to a plan (one per kind of limit it sets). */
-  checkCount: number;
   /** The meters that do not change from request to request (shared). */
   requestsMeter: Meter | undefined;
   concurrentMeter: Meter | undefined;
@@ -75,8 +73,6 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
       id: rule.id ?? (patterns ? patterns.join(',') : '*'),
       matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
       keys: new Map(),
-      // The same tests as planLimits' (a hole left in a plan would be read as a check).
-      checkCount: Number(Boolean(rule.requests)) + Number(Boolean(rule.tokens)) + Number(rule.concurrent !== undefined) + Number(Boolean(rule.budget)),
       requestsMeter: rule.requests ? { kind: 'requests', limit: rule.requests.limit } : undefined,
       concurrentMeter: rule.concurrent !== undefined ? { kind: 'concurrent', limit: rule.concurrent } : undefined,
     };
@@ -167,11 +163,10 @@ export interface PlanInput {
 
 /** The checks for one request; empty when no rule applies. */
 export function planLimits(input: PlanInput): LimitPlan {
-  let size = 0;
-  for (const rule of input.rules) size += rule.checkCount;
-  // Sized up front: an empty array grows to 16 slots at its first push, garbage on every request.
-  const checks = new Array<LimitCheck>(size);
-  const meters = new Array<Meter>(size);
+  // Room for the most a rule can add (four kinds), cut to what was added at the end: an empty array
+  // would grow to 16 slots at its first push, garbage on every request.
+  const checks = new Array<LimitCheck>(input.rules.length * 4);
+  const meters = new Array<Meter>(input.rules.length * 4);
   let at = 0;
   let estimate = typeof input.estimate === 'function' ? undefined : input.estimate;
   let leaseId: string | undefined;
@@ -204,5 +199,7 @@ export function planLimits(input: PlanInput): LimitPlan {
       meters[at++] = { kind: 'budget', limit: budget.limit, reserved, price, periodMs };
     }
   }
+  checks.length = at;
+  meters.length = at;
   return { checks, meters };
 }
