@@ -74,9 +74,69 @@ export class AbortTrigger implements AbortSource {
   }
 }
 
-/** The `AbortSignal` of a source: itself, or the one an `AbortTrigger` makes. */
+/**
+ * One listener on a caller's `AbortSignal` for every call of the gateway
+ * waiting on it. An app may hand one long-lived signal (a shutdown signal)
+ * to every `handle()`: each call in flight listens to it (its deadline, the
+ * retry wait, the limits' stream backstop, undici), and an `AbortSignal`
+ * with more than ten listeners makes Node print MaxListenersExceededWarning.
+ * The fan-out listens on the signal only while some call waits on it.
+ */
+class SignalFanOut implements AbortSource {
+  private readonly listeners = new Set<() => void>();
+
+  constructor(readonly signal: AbortSignal) {}
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
+
+  get reason(): unknown {
+    return this.signal.reason;
+  }
+
+  addEventListener(type: 'abort', listener: () => void): void {
+    if (type !== 'abort' || this.signal.aborted) return;
+    if (this.listeners.size === 0) this.signal.addEventListener('abort', this.onAbort, { once: true });
+    this.listeners.add(listener);
+  }
+
+  removeEventListener(type: 'abort', listener: () => void): void {
+    if (type !== 'abort' || !this.listeners.delete(listener)) return;
+    if (this.listeners.size === 0) this.signal.removeEventListener('abort', this.onAbort);
+  }
+
+  private readonly onAbort = (): void => {
+    const listeners = [...this.listeners];
+    this.listeners.clear();
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  };
+}
+
+const fanOuts = new WeakMap<AbortSignal, SignalFanOut>();
+
+/** The fan-out of a caller's signal (one per signal, kept as long as the signal lives). */
+function fanOutOf(signal: AbortSignal): SignalFanOut {
+  let fanOut = fanOuts.get(signal);
+  if (fanOut === undefined) {
+    fanOut = new SignalFanOut(signal);
+    fanOuts.set(signal, fanOut);
+  }
+  return fanOut;
+}
+
+/** The `AbortSignal` of a source: itself, the caller's signal behind a fan-out, or the one an `AbortTrigger` makes. */
 export function signalOf(source: AbortSource): AbortSignal {
-  return source instanceof AbortTrigger ? source.signal : (source as AbortSignal);
+  if (source instanceof AbortTrigger) return source.signal;
+  return source instanceof SignalFanOut ? source.signal : (source as AbortSignal);
 }
 
 /**
@@ -130,7 +190,11 @@ export class LightSignalHolder {
   }
 }
 
-/** What to listen on for `target`'s aborts: its light source when it still has one, else its `signal`. */
+/**
+ * What to listen on for `target`'s aborts: its light source when it still
+ * has one, else its `signal` through that signal's fan-out (one listener on
+ * the signal however many calls share it).
+ */
 export function abortSourceOf(target: { readonly signal: AbortSignal }): AbortSource {
-  return LightSignalHolder.lightSourceOf(target) ?? target.signal;
+  return LightSignalHolder.lightSourceOf(target) ?? fanOutOf(target.signal);
 }

@@ -157,6 +157,47 @@ describe('a signal shared by many handle() calls', () => {
     await gateway.close();
   });
 
+  it('listens to it once however many calls wait on it at the same time, and aborts them all', async () => {
+    process.on('warning', onWarning);
+    const signals: AbortSignal[] = [];
+    // Limits too: their stream backstop is one more listener per streamed call.
+    const gateway = createGateway({
+      auth: { keys: ['sk-a'] },
+      routes: [{ match: '*', upstream: scriptedUpstream(signals) }],
+      requestTimeoutMs: 60_000,
+      limits: { rules: [{ requests: { limit: 1000 }, concurrent: 100 }] },
+    });
+    const shared = new AbortController();
+    const streams: Array<AsyncIterator<Uint8Array>> = [];
+    for (let i = 0; i < 40; i++) {
+      const response = await gateway.handle({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
+        body: { model: 'endless', messages: [{ role: 'user', content: 'Hi' }], stream: true },
+        signal: shared.signal,
+      });
+      expect(response.type).toBe('sse');
+      const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+      expect((await iterator.next()).done).toBe(false);
+      streams.push(iterator);
+    }
+    // Node prints its warning from a later turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(getEventListeners(shared.signal, 'abort').length).toBe(1);
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual([]);
+
+    shared.abort(new Error('shutting down'));
+    expect(signals).toHaveLength(40);
+    for (const callSignal of signals) {
+      expect(callSignal.aborted).toBe(true);
+      expect((callSignal.reason as Error).message).toBe('shutting down');
+    }
+    for (const iterator of streams) expect((await iterator.next()).done).toBe(true);
+    expect(getEventListeners(shared.signal, 'abort').length).toBe(0);
+    await gateway.close();
+  });
+
   it('still passes an abort of the shared signal on to a stream in progress (call.signal)', async () => {
     const signals: AbortSignal[] = [];
     const gateway = createGateway({ auth: { keys: ['sk-a'] }, routes: [{ match: '*', upstream: scriptedUpstream(signals) }], requestTimeoutMs: 60_000 });

@@ -18,7 +18,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { AUTH, KEY } from '../../helpers/e2e-fixtures.js';
-import { abortSourceOf } from '../../../src/upstreams/abort-source.js';
+import { abortSourceOf, signalOf } from '../../../src/upstreams/abort-source.js';
+
+/** The signal the gateway obeys for `target` (a caller's own signal is listened to through its fan-out). */
+const obeyedSignal = (target: { readonly signal: AbortSignal }): AbortSignal => signalOf(abortSourceOf(target));
 
 const enc = new TextEncoder();
 const user = [{ role: 'user', content: 'Hi' }];
@@ -126,7 +129,7 @@ describe('a frozen call whose signal is then assigned', () => {
         try {
           call.signal = mine.signal; // an accessor: still callable on a frozen object
           thrown = undefined;
-          obeyed = abortSourceOf(call) === mine.signal;
+          obeyed = obeyedSignal(call) === mine.signal;
         } catch (error) {
           thrown = error;
         }
@@ -170,24 +173,24 @@ describe('copies and assignments listen on the right source (checked correct)', 
         const mine = new AbortController().signal;
         const deadlineSignal = call.signal;
         // spread with own signal
-        results.spreadWithSignal = abortSourceOf({ ...call, signal: mine }) === mine;
+        results.spreadWithSignal = obeyedSignal({ ...call, signal: mine }) === mine;
         // plain spread: the copy's signal (the deadline's real signal)
         const plain = { ...call };
-        results.plainSpread = abortSourceOf(plain) === deadlineSignal;
+        results.plainSpread = obeyedSignal(plain) === deadlineSignal;
         // copy of a copy with own signal
-        results.copyOfCopy = abortSourceOf({ ...plain, signal: mine }) === mine;
+        results.copyOfCopy = obeyedSignal({ ...plain, signal: mine }) === mine;
         // Object.assign into a fresh object, then its signal replaced
         const assigned = Object.assign({}, call);
         assigned.signal = mine;
-        results.assignThenSet = abortSourceOf(assigned) === mine;
+        results.assignThenSet = obeyedSignal(assigned) === mine;
         // Object.create: a child object has no light source of its own
         const child = Object.create(call) as UpstreamCall;
-        results.childFallsBack = abortSourceOf(child) === child.signal;
+        results.childFallsBack = obeyedSignal(child) === child.signal;
         // the original is still light until assigned
         results.originalLight = abortSourceOf(call) !== deadlineSignal && !(abortSourceOf(call) instanceof AbortSignal);
         // Object.assign onto the original: the setter runs, the light source is dropped
         Object.assign(call, { signal: mine });
-        results.assignOntoOriginal = abortSourceOf(call) === mine;
+        results.assignOntoOriginal = obeyedSignal(call) === mine;
         return { status: 500, headers: {}, body: (async function* () {})() };
       },
     });
