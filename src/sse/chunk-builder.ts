@@ -12,25 +12,35 @@
 const SHORT_RANGE = 16;
 /** A last range this long is handed out as a view by `takeInto`, not copied. */
 const LARGE_VIEW = 8 * 1024;
+/** What a cleared part slot holds. */
+const EMPTY = Buffer.alloc(0);
 
 export class ChunkBuilder {
-  private bufs: Array<Buffer | string> = [];
-  private starts: number[] = [];
-  private ends: number[] = [];
+  // The parts are the first `count` entries: the arrays are kept from chunk to chunk (new
+  // ones per chunk were most of a relayed event's garbage), their entries cleared by `take`.
+  private readonly bufs: Array<Buffer | string> = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private count = 0;
   private strings = 0;
   private bytes = 0;
 
   /** Appends `buf[start, end)` (kept by reference: the buffer must not change before `take`). */
   addBytes(buf: Buffer, start: number, end: number): void {
-    const last = this.bufs.length - 1;
+    const last = this.count - 1;
     if (last >= 0 && this.bufs[last] === buf && this.ends[last] === start) {
       this.ends[last] = end;
     } else {
-      this.bufs.push(buf);
-      this.starts.push(start);
-      this.ends.push(end);
+      this.push(buf, start, end);
     }
     this.bytes += end - start;
+  }
+
+  private push(part: Buffer | string, start: number, end: number): void {
+    const at = this.count++;
+    this.bufs[at] = part;
+    this.starts[at] = start;
+    this.ends[at] = end;
   }
 
   /** Appends a whole buffer (kept by reference). */
@@ -45,28 +55,25 @@ export class ChunkBuilder {
       return;
     }
     this.strings++;
-    this.bufs.push(text);
-    this.starts.push(0);
-    this.ends.push(0);
+    this.push(text, 0, 0);
   }
 
   /** Everything added since the last call, as one chunk; `undefined` when nothing was. */
   take(): Uint8Array | undefined {
-    const { bufs, starts, ends } = this;
-    const count = bufs.length;
+    const { bufs, starts, ends, count } = this;
     if (count === 0) return undefined;
     let out: Buffer;
     if (this.strings === count) {
-      out = Buffer.from((bufs as string[]).join(''));
+      out = Buffer.from(count === 1 ? (bufs[0] as string) : (bufs.slice(0, count) as string[]).join(''));
     } else if (count === 1) {
       out = (bufs[0] as Buffer).subarray(starts[0], ends[0]);
     } else {
       if (this.strings > 0) this.encodeStrings();
       out = this.copyParts();
     }
-    this.bufs = [];
-    this.starts = [];
-    this.ends = [];
+    // Cleared, not dropped: the arrays serve the next chunk; no part is held past its chunk.
+    bufs.fill(EMPTY, 0, count);
+    this.count = 0;
     this.strings = 0;
     this.bytes = 0;
     return out;
@@ -81,14 +88,13 @@ export class ChunkBuilder {
    * for the tick).
    */
   takeInto(out: Uint8Array[]): void {
-    const last = this.bufs.length - 1;
+    const last = this.count - 1;
     const tail = last > 0 ? this.bufs[last] : undefined;
     if (tail !== undefined && typeof tail !== 'string' && this.ends[last]! - this.starts[last]! >= LARGE_VIEW) {
       const view = tail.subarray(this.starts[last], this.ends[last]);
       this.bytes -= view.length;
-      this.bufs.pop();
-      this.starts.pop();
-      this.ends.pop();
+      this.bufs[last] = EMPTY;
+      this.count = last;
       const head = this.take();
       if (head !== undefined) out.push(head);
       out.push(view);
@@ -100,7 +106,7 @@ export class ChunkBuilder {
 
   /** Turns text parts into byte parts (rare: events that went through a decoding path). */
   private encodeStrings(): void {
-    for (let i = 0; i < this.bufs.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       const part = this.bufs[i];
       if (typeof part !== 'string') continue;
       const encoded = Buffer.from(part);
@@ -114,7 +120,7 @@ export class ChunkBuilder {
     const { bufs, starts, ends } = this;
     const out = Buffer.allocUnsafe(this.bytes);
     let at = 0;
-    for (let i = 0; i < bufs.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       const buf = bufs[i] as Buffer;
       const start = starts[i] as number;
       const end = ends[i] as number;

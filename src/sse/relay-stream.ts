@@ -58,7 +58,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     if (!options.transform && this.upstreamFormat !== options.format) {
       throw new TypeError('relaySse: a transform is required when the upstream format differs from the client format');
     }
-    this.reads = new UpstreamReads(options.upstream[Symbol.asyncIterator](), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+    this.reads = new UpstreamReads(options.upstream[Symbol.asyncIterator](), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, this.onWake);
     this.splitter = new SseSplitter(options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE);
     this.heartbeat = HEARTBEATS[options.format];
     if (options.redactor !== undefined) options.transform?.useRedactor?.(options.redactor);
@@ -72,17 +72,29 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
 
   /**
    * Not an async function: a chunk already queued costs one resolved promise,
-   * a wait one `then` on the read (an async frame cost more, per event, and
-   * more again under async hooks).
+   * a wait one promise, settled by `onWake` (an async frame, or a `then` per
+   * wait, cost more per event, and more again under async hooks).
    */
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
     try {
       this.options.onProgress?.();
-      return Promise.resolve(this.ready() ?? this.reads.wait().then(this.onWake));
+      const ready = this.ready();
+      return ready === undefined ? new Promise(this.startWait) : Promise.resolve(ready);
     } catch (error) {
       return Promise.reject(error);
     }
   }
+
+  /** The pending `next()`'s settlers (one `next()` at a time, as the writers call it). */
+  private resolveNext: ((result: IteratorResult<Uint8Array, undefined>) => void) | undefined;
+  private rejectNext: ((error: unknown) => void) | undefined;
+
+  /** Executor of a waiting `next()` (one function for the relay, not a closure per call). */
+  private readonly startWait = (resolve: (result: IteratorResult<Uint8Array, undefined>) => void, reject: (error: unknown) => void): void => {
+    this.resolveNext = resolve;
+    this.rejectNext = reject;
+    this.reads.wait();
+  };
 
   /** What `next()` answers without waiting, if anything. */
   private ready(): IteratorResult<Uint8Array, undefined> | undefined {
@@ -96,8 +108,30 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     return undefined;
   }
 
-  /** A wait ended: the next chunk, or another wait when the read produced nothing to send. */
-  private readonly onWake = (wake: Wake): IteratorResult<Uint8Array, undefined> | Promise<IteratorResult<Uint8Array, undefined>> => {
+  /** A wait ended: settles the pending `next()` with the next chunk, or waits again when the read produced nothing to send. */
+  private readonly onWake = (wake: Wake): void => {
+    let result: IteratorResult<Uint8Array, undefined> | undefined;
+    try {
+      result = this.resultOf(wake);
+      if (result === undefined) {
+        this.reads.wait();
+        return;
+      }
+    } catch (error) {
+      const reject = this.rejectNext;
+      this.resolveNext = undefined;
+      this.rejectNext = undefined;
+      reject?.(error);
+      return;
+    }
+    const resolve = this.resolveNext;
+    this.resolveNext = undefined;
+    this.rejectNext = undefined;
+    resolve?.(result);
+  };
+
+  /** What a wake gives the pending `next()`; `undefined` when the read produced nothing to send. */
+  private resultOf(wake: Wake): IteratorResult<Uint8Array, undefined> | undefined {
     switch (wake.kind) {
       case 'heartbeat':
         return { done: false, value: this.heartbeat };
@@ -113,8 +147,8 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
         this.fail(toGatewayError(wake.error));
         break;
     }
-    return this.ready() ?? this.reads.wait().then(this.onWake);
-  };
+    return this.ready();
+  }
 
   /** The client stopped reading (the adapter's write failed or the socket closed). */
   async return(): Promise<IteratorResult<Uint8Array, undefined>> {

@@ -4,9 +4,10 @@
  * everything buffered into one new buffer: for a stream read slower than
  * it arrives (a slow client holding back its upstream) that is a fresh
  * copy of up to `highWaterMark` bytes per read, garbage that a bare
- * `pipeline` never makes. Here the stream is resumed for one `data` event
- * at a time and paused again, so nothing is copied. `readAllChunks` reads
- * a whole body with the same listeners and error rules, in one promise.
+ * `pipeline` never makes. Here the stream flows while a read waits and is
+ * paused as soon as a chunk arrives that no read waits for: nothing is
+ * copied, and a reader that stops holds the stream back. `readAllChunks`
+ * reads a whole body with the same listeners and error rules, in one promise.
  *
  * @internal
  */
@@ -97,6 +98,14 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
     }
   };
   const onData = (chunk: Uint8Array): void => {
+    // A read waiting takes the chunk and the stream keeps flowing (a trickling upstream then costs no
+    // pause and resume per chunk); one arriving while nobody reads waits here with the stream paused.
+    const current = waiter;
+    if (current !== undefined && queue.length === 0) {
+      waiter = undefined;
+      current.resolve({ done: false, value: chunk });
+      return;
+    }
     readable.pause();
     queue.push(chunk);
     wake();
@@ -127,7 +136,7 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
       if (ended) return Promise.resolve(DONE);
       return new Promise((resolve, reject) => {
         waiter = { resolve, reject };
-        readable.resume();
+        if (readable.readableFlowing !== true) readable.resume();
       });
     },
     return() {

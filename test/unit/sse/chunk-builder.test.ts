@@ -69,6 +69,51 @@ describe('ChunkBuilder', () => {
     );
   });
 
+  it('one builder reused chunk after chunk: each take holds exactly its own parts (property)', () => {
+    const part = fc.oneof(
+      fc.record({ kind: fc.constant('text' as const), value: fc.string({ maxLength: 20 }) }),
+      fc.record({ kind: fc.constant('range' as const), value: fc.string({ maxLength: 9000 }), pad: fc.nat(5) }),
+      fc.record({ kind: fc.constant('adjacent' as const), value: fc.string({ maxLength: 30 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.array(part, { maxLength: 6 }), { maxLength: 8 }), fc.boolean(), (chunks, into) => {
+        const builder = new ChunkBuilder();
+        // One shared source, so that a range of a later chunk could wrongly merge with one of an earlier chunk.
+        const shared = Buffer.from('data: {"a":1}\n\ndata: {"b":2}\n\n');
+        let sharedAt = 0;
+        for (const parts of chunks) {
+          let expected = '';
+          for (const p of parts) {
+            if (p.kind === 'text') {
+              builder.addText(p.value);
+              expected += p.value;
+            } else if (p.kind === 'range') {
+              const bytes = Buffer.from(`${'x'.repeat(p.pad)}${p.value}yy`);
+              builder.addBytes(bytes, p.pad, bytes.length - 2);
+              expected += p.value;
+            } else {
+              const end = Math.min(shared.length, sharedAt + Math.max(1, p.value.length % 8));
+              builder.addBytes(shared, sharedAt, end);
+              expected += shared.toString('utf8', sharedAt, end);
+              sharedAt = end === shared.length ? 0 : end;
+            }
+          }
+          let got: string;
+          if (into) {
+            const out: Uint8Array[] = [];
+            builder.takeInto(out);
+            got = out.map((chunk) => text(chunk)).join('');
+          } else {
+            got = text(builder.take()) ?? '';
+          }
+          expect(got).toBe(expected);
+        }
+        expect(builder.take()).toBeUndefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps bytes added as Uint8Array views by reference', () => {
     const builder = new ChunkBuilder();
     builder.addText(new Uint8Array(Buffer.from('héllo')));
