@@ -32,9 +32,13 @@ export function readRawBody(
     const chunks: Buffer[] = [];
     let size = 0;
     let timer: NodeJS.Timeout | undefined;
+    // Every listener goes when the read is over: the request lives as long as its response (a stream
+    // may run for minutes), and listeners left on it would keep the chunks and this closure alive.
     const stop = (): void => {
       clearTimeout(timer);
       req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
     };
     const onData = (chunk: Buffer) => {
       size += chunk.byteLength;
@@ -54,15 +58,17 @@ export function readRawBody(
         reject(bodyTimeoutError(timeoutMs));
       }, timeoutMs);
     }
-    req.on('data', onData);
-    req.once('end', () => {
-      clearTimeout(timer);
+    const onEnd = (): void => {
+      stop();
       resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    });
-    req.once('error', (error) => {
-      clearTimeout(timer);
+    };
+    const onError = (error: Error): void => {
+      stop();
       reject(bodyCutError(error));
-    });
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
   });
 }
 

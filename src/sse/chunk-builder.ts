@@ -18,9 +18,10 @@ const EMPTY = Buffer.alloc(0);
 export class ChunkBuilder {
   // The parts are the first `count` entries: the arrays are kept from chunk to chunk (new
   // ones per chunk were most of a relayed event's garbage), their entries cleared by `take`.
-  private readonly bufs: Array<Buffer | string> = [];
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
+  // Room for four parts to start with (a passthrough read is one), not the 16 a first push makes.
+  private readonly bufs: Array<Buffer | string> = [EMPTY, EMPTY, EMPTY, EMPTY];
+  private readonly starts: number[] = [0, 0, 0, 0];
+  private readonly ends: number[] = [0, 0, 0, 0];
   private count = 0;
   private strings = 0;
   private bytes = 0;
