@@ -83,7 +83,8 @@ export class AbortTrigger implements AbortSource {
  * The fan-out listens on the signal only while some call waits on it.
  */
 class SignalFanOut implements AbortSource {
-  private readonly listeners = new Set<() => void>();
+  /** Made on the first listener: a signal per request (a custom adapter's) often gets none. */
+  private listeners: Set<() => void> | undefined;
 
   constructor(readonly signal: AbortSignal) {}
 
@@ -97,16 +98,18 @@ class SignalFanOut implements AbortSource {
 
   addEventListener(type: 'abort', listener: () => void): void {
     if (type !== 'abort' || this.signal.aborted) return;
-    if (this.listeners.size === 0) this.signal.addEventListener('abort', this.onAbort, { once: true });
-    this.listeners.add(listener);
+    const listeners = (this.listeners ??= new Set());
+    if (listeners.size === 0) this.signal.addEventListener('abort', this.onAbort, { once: true });
+    listeners.add(listener);
   }
 
   removeEventListener(type: 'abort', listener: () => void): void {
-    if (type !== 'abort' || !this.listeners.delete(listener)) return;
+    if (type !== 'abort' || this.listeners?.delete(listener) !== true) return;
     if (this.listeners.size === 0) this.signal.removeEventListener('abort', this.onAbort);
   }
 
   private readonly onAbort = (): void => {
+    if (this.listeners === undefined) return;
     const listeners = [...this.listeners];
     this.listeners.clear();
     for (const listener of listeners) {
