@@ -24,6 +24,19 @@ export interface AbortSource {
   removeEventListener(type: 'abort', listener: () => void): void;
 }
 
+/** Calls each abort listener once; as an EventTarget does, a throwing listener neither stops the others nor reaches the caller. */
+function callAbortListeners(listeners: Iterable<() => void>): void {
+  for (const listener of listeners) {
+    try {
+      listener();
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
+    }
+  }
+}
+
 /** An `AbortSource` that is aborted by calling `abort()`, with a real `AbortSignal` made on first read of `signal`. */
 export class AbortTrigger implements AbortSource {
   aborted = false;
@@ -48,17 +61,7 @@ export class AbortTrigger implements AbortSource {
     this.controller?.abort(reason);
     const listeners = this.listeners;
     this.listeners = undefined;
-    if (listeners === undefined) return;
-    for (const listener of listeners) {
-      try {
-        listener();
-      } catch (error) {
-        // As an EventTarget does: a throwing listener neither stops the others nor reaches the caller.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    if (listeners !== undefined) callAbortListeners(listeners);
   }
 
   addEventListener(type: 'abort', listener: () => void): void {
@@ -109,18 +112,9 @@ class SignalFanOut implements AbortSource {
   }
 
   private readonly onAbort = (): void => {
-    if (this.listeners === undefined) return;
-    const listeners = [...this.listeners];
-    this.listeners.clear();
-    for (const listener of listeners) {
-      try {
-        listener();
-      } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners !== undefined) callAbortListeners(listeners);
   };
 }
 

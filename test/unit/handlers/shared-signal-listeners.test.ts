@@ -59,6 +59,21 @@ async function readAll(response: GatewayResponse, stopAfter = Infinity): Promise
   await iterator.return?.();
 }
 
+/** Starts an endless stream (the scripted upstream's `endless` model) on `signal` and reads its first chunk. */
+async function startEndlessStream(gateway: ReturnType<typeof createGateway>, signal: AbortSignal): Promise<AsyncIterator<Uint8Array>> {
+  const response = await gateway.handle({
+    method: 'POST',
+    url: '/v1/chat/completions',
+    headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
+    body: { model: 'endless', messages: [{ role: 'user', content: 'Hi' }], stream: true },
+    signal,
+  });
+  expect(response.type).toBe('sse');
+  const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+  expect((await iterator.next()).done).toBe(false);
+  return iterator;
+}
+
 const warnings: Error[] = [];
 const onWarning = (warning: Error) => warnings.push(warning);
 afterEach(() => {
@@ -169,19 +184,7 @@ describe('a signal shared by many handle() calls', () => {
     });
     const shared = new AbortController();
     const streams: Array<AsyncIterator<Uint8Array>> = [];
-    for (let i = 0; i < 40; i++) {
-      const response = await gateway.handle({
-        method: 'POST',
-        url: '/v1/chat/completions',
-        headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
-        body: { model: 'endless', messages: [{ role: 'user', content: 'Hi' }], stream: true },
-        signal: shared.signal,
-      });
-      expect(response.type).toBe('sse');
-      const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-      expect((await iterator.next()).done).toBe(false);
-      streams.push(iterator);
-    }
+    for (let i = 0; i < 40; i++) streams.push(await startEndlessStream(gateway, shared.signal));
     // Node prints its warning from a later turn.
     await new Promise((resolve) => setImmediate(resolve));
     expect(getEventListeners(shared.signal, 'abort').length).toBe(1);
@@ -202,16 +205,7 @@ describe('a signal shared by many handle() calls', () => {
     const signals: AbortSignal[] = [];
     const gateway = createGateway({ auth: { keys: ['sk-a'] }, routes: [{ match: '*', upstream: scriptedUpstream(signals) }], requestTimeoutMs: 60_000 });
     const shared = new AbortController();
-    const response = await gateway.handle({
-      method: 'POST',
-      url: '/v1/chat/completions',
-      headers: { authorization: 'Bearer sk-a', 'content-type': 'application/json' },
-      body: { model: 'endless', messages: [{ role: 'user', content: 'Hi' }], stream: true },
-      signal: shared.signal,
-    });
-    expect(response.type).toBe('sse');
-    const iterator = (response.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
-    await iterator.next();
+    const iterator = await startEndlessStream(gateway, shared.signal);
     const callSignal = signals.at(-1)!;
     expect(callSignal.aborted).toBe(false);
     shared.abort(new Error('shutting down'));

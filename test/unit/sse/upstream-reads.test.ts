@@ -15,6 +15,14 @@ function manualBody() {
   return { iterator, reads };
 }
 
+/** A manual body, the wakes it gave, and the reads over it. */
+function setup(heartbeatMs: number) {
+  const { iterator, reads } = manualBody();
+  const wakes: Wake[] = [];
+  const upstream = new UpstreamReads(iterator, heartbeatMs, (wake) => wakes.push(wake));
+  return { reads, wakes, upstream };
+}
+
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const chunk = (text: string) => ({ done: false as const, value: Buffer.from(text) });
 const kinds = (wakes: Wake[]) => wakes.map((wake) => (wake.kind === 'chunk' ? `chunk:${Buffer.from(wake.chunk).toString()}` : wake.kind));
@@ -25,9 +33,7 @@ afterEach(() => {
 
 describe('UpstreamReads', () => {
   it('ends each wait with one read, from a later turn, and reads once per wait', async () => {
-    const { iterator, reads } = manualBody();
-    const wakes: Wake[] = [];
-    const upstream = new UpstreamReads(iterator, 0, (wake) => wakes.push(wake));
+    const { reads, wakes, upstream } = setup(0);
     upstream.wait();
     expect(reads).toHaveLength(1);
     reads[0]!.resolve(chunk('a'));
@@ -42,9 +48,7 @@ describe('UpstreamReads', () => {
 
   it('a heartbeat ends a wait without a second read; the read then ends the next wait', async () => {
     vi.useFakeTimers();
-    const { iterator, reads } = manualBody();
-    const wakes: Wake[] = [];
-    const upstream = new UpstreamReads(iterator, 1000, (wake) => wakes.push(wake));
+    const { reads, wakes, upstream } = setup(1000);
     upstream.wait();
     await vi.advanceTimersByTimeAsync(1000);
     expect(kinds(wakes)).toEqual(['heartbeat']);
@@ -67,9 +71,7 @@ describe('UpstreamReads', () => {
   });
 
   it('abort() ends a wait at once, and only a wait', async () => {
-    const { iterator, reads } = manualBody();
-    const wakes: Wake[] = [];
-    const upstream = new UpstreamReads(iterator, 0, (wake) => wakes.push(wake));
+    const { reads, wakes, upstream } = setup(0);
     upstream.abort();
     expect(wakes).toEqual([]);
     upstream.wait();
@@ -83,9 +85,7 @@ describe('UpstreamReads', () => {
 
   it('read() takes over the read in flight (its outcome is no wake), else an unclaimed one, else reads', async () => {
     vi.useFakeTimers();
-    const { iterator, reads } = manualBody();
-    const wakes: Wake[] = [];
-    const upstream = new UpstreamReads(iterator, 1000, (wake) => wakes.push(wake));
+    const { reads, wakes, upstream } = setup(1000);
     upstream.wait();
     await vi.advanceTimersByTimeAsync(1000);
     const taken = upstream.read();
@@ -108,9 +108,7 @@ describe('UpstreamReads', () => {
   });
 
   it('a failed read ends the wait with the failure', async () => {
-    const { iterator, reads } = manualBody();
-    const wakes: Wake[] = [];
-    const upstream = new UpstreamReads(iterator, 0, (wake) => wakes.push(wake));
+    const { reads, wakes, upstream } = setup(0);
     upstream.wait();
     const error = new Error('socket reset');
     reads[0]!.reject(error);
