@@ -39,6 +39,17 @@ const PATTERNS: readonly Pattern[] = [
   { method: 'GET', segments: ['v1', 'files', ID, 'content'], name: 'files.content' },
 ];
 
+/**
+ * The body endpoints at their exact paths, matched without splitting the
+ * URL (every model call comes this way): what the general match below gives
+ * for them, whatever the headers.
+ */
+const EXACT_POST: ReadonlyMap<string, { name: EndpointName; format: WireFormat }> = new Map([
+  ['/v1/chat/completions', { name: 'chat.completions', format: 'chat' }],
+  ['/v1/messages', { name: 'messages', format: 'messages' }],
+  ['/v1/messages/count_tokens', { name: 'messages.count_tokens', format: 'messages' }],
+]);
+
 /** The endpoints that take a request body: the ones an app may mount at paths of its own (`steps(name)` of the adapters). */
 export type BodyEndpointName = 'chat.completions' | 'messages' | 'messages.count_tokens';
 
@@ -94,6 +105,10 @@ export function matchEndpoint(
   url: string,
   headers: IncomingHeaders,
 ): Endpoint | { error: GatewayError; format: WireFormat } {
+  if (method === 'POST') {
+    const exact = EXACT_POST.get(url);
+    if (exact !== undefined) return { name: exact.name, format: exact.format, query: {} };
+  }
   const { segments, query } = splitUrl(url);
   const format = formatOf(segments, headers);
   // Batches do not exist on this gateway (SPEC 4); answer before any other match.

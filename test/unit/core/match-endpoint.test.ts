@@ -56,6 +56,23 @@ describe('matchEndpoint: every SPEC 4 endpoint', () => {
   });
 });
 
+describe('matchEndpoint: the exact paths of the body endpoints', () => {
+  // They are matched without splitting the URL; the general match must agree, whatever the headers.
+  it.each(ENDPOINTS.filter(([method, path]) => method === 'POST' && path !== '/v1/files'))('%s %s matches as it does with a query string', (method, path) => {
+    for (const headers of [{}, VENDOR]) {
+      const exact = endpointOf(matchEndpoint(method, path, headers));
+      const general = endpointOf(matchEndpoint(method, `${path}?`, headers));
+      expect(exact).toEqual(general);
+    }
+  });
+
+  it('a fresh query object per request', () => {
+    const first = endpointOf(matchEndpoint('POST', '/v1/messages', {}));
+    first.query.mutated = 'yes';
+    expect(endpointOf(matchEndpoint('POST', '/v1/messages', {})).query).toEqual({});
+  });
+});
+
 describe('matchEndpoint: query and ids', () => {
   it('parses the query', () => {
     const endpoint = endpointOf(matchEndpoint('GET', '/v1/models?limit=5&after_id=vendora-opus-5', VENDOR));
