@@ -3,11 +3,14 @@
  * heartbeat timer and a client abort: one read in flight at most, one timer
  * per stream (re-armed with `refresh()`, not a new timer per read).
  *
- * Callback-driven: a wait ends by one call of `onWake`, and the handlers on
- * the body's reads are made once per stream, so a relayed event costs the
- * read's own promise and no other (a promise per wait, with its closures,
- * was most of a trickling stream's garbage per event).
+ * Callback-driven: a wait ends by one call of `onWake`. A body of the
+ * built-in HTTP upstreams hands each read to this object itself
+ * (`ChunkReader.request`), so a relayed event costs no promise here; any
+ * other body is read through `next()`, with handlers made once per stream.
+ * (A promise per wait and per read, with their closures, was most of a
+ * trickling stream's garbage per event.)
  */
+import { type ChunkReader, type ChunkWaiter, isChunkReader } from '../upstreams/read-chunks.js';
 
 /** Why a wait ended. */
 export type Wake =
@@ -23,27 +26,31 @@ const ABORT: Wake = { kind: 'abort' };
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const noop = (): void => {};
 
-export class UpstreamReads {
-  /** The read in flight; a read interrupted by a heartbeat is awaited again, never doubled. */
-  private pending: Promise<IteratorResult<Uint8Array>> | undefined;
-  /** The read in flight was handed to `read()`: its outcome is that caller's, not a wake. */
-  private handedOff = false;
+export class UpstreamReads implements ChunkWaiter {
+  /** A read is in flight; a read interrupted by a heartbeat is awaited again, never doubled. */
+  private inFlight = false;
+  /** The read in flight was handed to `read()`: its outcome goes there, not to a wake. */
+  private handOff: ChunkWaiter | undefined;
   /** A read that settled while nobody waited (after a heartbeat), for the next wait. */
   private unclaimed: Wake | undefined;
   private waiting = false;
   private timer: NodeJS.Timeout | undefined;
+  private readonly chunkReader: ChunkReader | undefined;
 
   /** `heartbeatMs` 0 disables heartbeats; `onWake` ends each wait (called at most once per `wait()`). */
   constructor(
     private readonly reader: AsyncIterator<Uint8Array>,
     private readonly heartbeatMs: number,
     private readonly onWake: (wake: Wake) => void,
-  ) {}
+  ) {
+    this.chunkReader = isChunkReader(reader) ? reader : undefined;
+  }
 
   /**
    * Waits for the next read, `heartbeatMs` of silence, or `abort()`,
-   * whichever comes first; `onWake` is called from a later turn (or from
-   * `abort()`). A throwing `reader.next()` throws here.
+   * whichever comes first; `onWake` is called from a later turn, from the
+   * body's own `data` event, or from `abort()`. A throwing `reader.next()`
+   * throws here.
    */
   wait(): void {
     this.waiting = true;
@@ -55,10 +62,18 @@ export class UpstreamReads {
       queueMicrotask(this.deliverUnclaimed);
       return;
     }
-    if (this.pending !== undefined) return;
-    const read = this.reader.next();
-    this.pending = read;
-    read.then(this.onRead, this.onReadFailure);
+    if (this.inFlight) return;
+    this.inFlight = true;
+    if (this.chunkReader !== undefined) {
+      this.chunkReader.request(this);
+      return;
+    }
+    try {
+      this.reader.next().then(this.onRead, this.onReadFailure);
+    } catch (error) {
+      this.inFlight = false;
+      throw error;
+    }
   }
 
   /** The next read without racing (draining after the end or an abort); takes over one in flight or unclaimed. */
@@ -70,11 +85,10 @@ export class UpstreamReads {
       if (unclaimed.kind === 'failure') return Promise.reject(unclaimed.error);
       return Promise.resolve(DONE);
     }
-    const read = this.pending;
-    if (read === undefined) return this.reader.next();
-    this.pending = undefined;
-    this.handedOff = true;
-    return read;
+    if (!this.inFlight) return this.reader.next();
+    return new Promise((resolve, reject) => {
+      this.handOff = { resolve, reject };
+    });
   }
 
   /** Ends a pending wait with `abort` (at once) and stops the heartbeat. */
@@ -92,25 +106,45 @@ export class UpstreamReads {
 
   /** Tells the body's iterator to stop (reaches it when paused between reads); never throws. */
   release(): void {
-    this.reader.return?.(undefined).catch(noop);
-    this.pending?.catch(noop);
+    try {
+      void Promise.resolve(this.reader.return?.(undefined)).catch(noop);
+    } catch {
+      // A body whose return() throws is left to its own end.
+    }
+  }
+
+  /** `ChunkWaiter`: the read in flight gave a chunk or the end. */
+  resolve(result: IteratorResult<Uint8Array, undefined>): void {
+    const handOff = this.settled();
+    if (handOff !== undefined) handOff.resolve(result);
+    else this.deliver(result.done ? END : { kind: 'chunk', chunk: result.value });
+  }
+
+  /** `ChunkWaiter`: the read in flight failed. */
+  reject(error: unknown): void {
+    const handOff = this.settled();
+    if (handOff !== undefined) handOff.reject(error);
+    else this.deliver({ kind: 'failure', error });
   }
 
   private readonly onRead = (result: IteratorResult<Uint8Array>): void => {
-    this.settle(result.done ? END : { kind: 'chunk', chunk: result.value });
+    this.resolve(result as IteratorResult<Uint8Array, undefined>);
   };
 
   private readonly onReadFailure = (error: unknown): void => {
-    this.settle({ kind: 'failure', error });
+    this.reject(error);
   };
 
-  /** The read in flight settled: it ends the wait, or waits for the next one (a heartbeat ended the last). */
-  private settle(wake: Wake): void {
-    this.pending = undefined;
-    if (this.handedOff) {
-      this.handedOff = false;
-      return;
-    }
+  /** The read in flight is over; returns who took it over, if anyone. */
+  private settled(): ChunkWaiter | undefined {
+    this.inFlight = false;
+    const handOff = this.handOff;
+    this.handOff = undefined;
+    return handOff;
+  }
+
+  /** Ends the wait with `wake`, or keeps it for the next wait (a heartbeat ended the last one). */
+  private deliver(wake: Wake): void {
     if (!this.waiting) {
       this.unclaimed = wake;
       return;

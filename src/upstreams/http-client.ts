@@ -8,7 +8,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamResponse } from './upstream.js';
 import { toNetworkError } from './network-error.js';
-import { readAllChunks, readChunks } from './read-chunks.js';
+import { type ChunkReader, readAllChunks, readChunks } from './read-chunks.js';
 import type { AbortSource } from './abort-source.js';
 
 /** Time-outs of one upstream, in milliseconds. */
@@ -73,7 +73,7 @@ export class UpstreamBody implements AsyncIterable<Uint8Array> {
    * The body's chunks as they arrive, with errors mapped (`readChunks`: no
    * copy per read, unlike the stream's own iterator).
    */
-  [Symbol.asyncIterator](): AsyncIterator<Uint8Array, undefined> {
+  [Symbol.asyncIterator](): ChunkReader {
     return readChunks(this.readable, this.mapError);
   }
 

@@ -75,12 +75,32 @@ export function readAllChunks(readable: Readable, limit: number, mapError: (erro
   });
 }
 
+/** Who receives the outcome of one read: a `next()`'s promise, or a long-lived reader (`request`). */
+export interface ChunkWaiter {
+  resolve(result: IteratorResult<Uint8Array, undefined>): void;
+  reject(error: unknown): void;
+}
+
+/** An iterator over a body that can also hand a read's outcome to a waiter without a promise per read. */
+export interface ChunkReader extends AsyncIterator<Uint8Array, undefined> {
+  /**
+   * Like `next()`, but the outcome goes to `waiter` (a method call on it),
+   * always from a later turn. One read at a time, `next()` or `request()`.
+   */
+  request(waiter: ChunkWaiter): void;
+}
+
+/** Whether `iterator` is a `ChunkReader` (the built-in HTTP upstreams' bodies are). */
+export function isChunkReader(iterator: AsyncIterator<Uint8Array>): iterator is ChunkReader {
+  return typeof (iterator as Partial<ChunkReader>).request === 'function';
+}
+
 /** Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream. */
-export function readChunks(readable: Readable, mapError: (error: unknown) => Error): AsyncIterator<Uint8Array, undefined> {
+export function readChunks(readable: Readable, mapError: (error: unknown) => Error): ChunkReader {
   const queue: Uint8Array[] = [];
   let ended = false;
   let failure: unknown;
-  let waiter: { resolve: (result: IteratorResult<Uint8Array, undefined>) => void; reject: (error: unknown) => void } | undefined;
+  let waiter: ChunkWaiter | undefined;
 
   const wake = (): void => {
     const current = waiter;
@@ -138,6 +158,12 @@ export function readChunks(readable: Readable, mapError: (error: unknown) => Err
         waiter = { resolve, reject };
         if (readable.readableFlowing !== true) readable.resume();
       });
+    },
+    request(next) {
+      waiter = next;
+      // Something to hand out already: from a later turn, as a promise's outcome would be.
+      if (queue.length > 0 || failure !== undefined || ended) queueMicrotask(wake);
+      else if (readable.readableFlowing !== true) readable.resume();
     },
     return() {
       cleanup();

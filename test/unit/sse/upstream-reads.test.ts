@@ -4,7 +4,9 @@
  * lost nor doubled, and `read()` takes over what is in flight.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PassThrough } from 'node:stream';
 import { UpstreamReads, type Wake } from '../../../src/sse/upstream-reads.js';
+import { readChunks } from '../../../src/upstreams/read-chunks.js';
 
 /** A body whose reads the test settles by hand, counting `next()` calls. */
 function manualBody() {
@@ -114,5 +116,40 @@ describe('UpstreamReads', () => {
     reads[0]!.reject(error);
     await turn();
     expect(wakes).toEqual([{ kind: 'failure', error }]);
+  });
+
+  it('over an HTTP body (a ChunkReader): the same wakes, a read interrupted by a heartbeat kept for the next wait, read() taking over', async () => {
+    vi.useFakeTimers();
+    const source = new PassThrough();
+    const body = readChunks(source, (error) => error as Error);
+    const next = vi.spyOn(body, 'next');
+    const wakes: Wake[] = [];
+    const upstream = new UpstreamReads(body, 1000, (wake) => wakes.push(wake));
+    upstream.wait();
+    source.write(Buffer.from('a'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(kinds(wakes)).toEqual(['chunk:a']);
+    upstream.wait();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(kinds(wakes)).toEqual(['chunk:a', 'heartbeat']);
+    source.write(Buffer.from('late'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(kinds(wakes)).toEqual(['chunk:a', 'heartbeat']);
+    upstream.wait();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(kinds(wakes)).toEqual(['chunk:a', 'heartbeat', 'chunk:late']);
+    // read() takes over the read in flight: its chunk is the caller's, not a wake.
+    upstream.wait();
+    await vi.advanceTimersByTimeAsync(1000);
+    const taken = upstream.read();
+    source.write(Buffer.from('taken'));
+    expect(Buffer.from((await taken).value as Uint8Array).toString()).toBe('taken');
+    source.end();
+    upstream.wait();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(kinds(wakes)).toEqual(['chunk:a', 'heartbeat', 'chunk:late', 'heartbeat', 'end']);
+    // Every read went through request(), none through next().
+    expect(next).not.toHaveBeenCalled();
+    upstream.stopHeartbeat();
   });
 });

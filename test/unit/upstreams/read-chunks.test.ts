@@ -77,6 +77,59 @@ describe('readChunks', () => {
   });
 });
 
+describe('readChunks: request() (a waiter instead of a promise per read)', () => {
+  function recorder() {
+    const seen: string[] = [];
+    const waiter = {
+      resolve: (result: IteratorResult<Uint8Array, undefined>) => seen.push(result.done ? 'end' : `chunk:${Buffer.from(result.value).toString()}`),
+      reject: (error: unknown) => seen.push(`error:${(error as Error).message}`),
+    };
+    return { seen, waiter };
+  }
+
+  it('hands a chunk that arrives to the waiting reader from its data event, and keeps the stream flowing meanwhile', async () => {
+    const source = new PassThrough();
+    const reader = readChunks(source, mapError);
+    const { seen, waiter } = recorder();
+    reader.request(waiter);
+    source.write(Buffer.from('one'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['chunk:one']);
+    expect(source.isPaused()).toBe(false);
+    // Nobody waits: the next chunk is held and the stream paused (a reader that stops holds it back).
+    source.write(Buffer.from('two'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(source.isPaused()).toBe(true);
+    expect(seen).toEqual(['chunk:one']);
+    // A held chunk goes out from a later turn, never from inside request().
+    reader.request(waiter);
+    expect(seen).toEqual(['chunk:one']);
+    await Promise.resolve();
+    expect(seen).toEqual(['chunk:one', 'chunk:two']);
+    source.end();
+    reader.request(waiter);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['chunk:one', 'chunk:two', 'end']);
+  });
+
+  it('maps an error for the waiter, and return() ends a waiting read', async () => {
+    const failing = new PassThrough();
+    const first = recorder();
+    readChunks(failing, mapError).request(first.waiter);
+    failing.destroy(new Error('socket reset'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(first.seen).toEqual(['error:mapped: socket reset']);
+
+    const source = new PassThrough();
+    const reader = readChunks(source, mapError);
+    const second = recorder();
+    reader.request(second.waiter);
+    await reader.return!();
+    expect(second.seen).toEqual(['end']);
+    expect(source.destroyed).toBe(true);
+  });
+});
+
 describe('readAllChunks', () => {
   it('returns one chunk as it is and joins several', async () => {
     const only = Buffer.from('only');
