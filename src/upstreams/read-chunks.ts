@@ -95,85 +95,120 @@ export function isChunkReader(iterator: AsyncIterator<Uint8Array>): iterator is 
   return typeof (iterator as Partial<ChunkReader>).request === 'function';
 }
 
-/** Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream. */
-export function readChunks(readable: Readable, mapError: (error: unknown) => Error): ChunkReader {
-  const queue: Uint8Array[] = [];
-  let ended = false;
-  let failure: unknown;
-  let waiter: ChunkWaiter | undefined;
+/**
+ * Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream.
+ * A class rather than closures: an open stream holds one object and its four listeners.
+ */
+class ReadableChunks implements ChunkReader {
+  private readonly queue: Uint8Array[] = [];
+  private ended = false;
+  private failure: unknown = undefined;
+  private waiter: ChunkWaiter | undefined = undefined;
+  private listening = true;
 
-  const wake = (): void => {
-    const current = waiter;
+  constructor(
+    private readonly readable: Readable,
+    private readonly mapError: (error: unknown) => Error,
+  ) {
+    readable.on('data', this.onData);
+    readable.on('end', this.onEnd);
+    readable.on('error', this.onError);
+    readable.on('close', this.onClose);
+    readable.pause();
+  }
+
+  next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift()! });
+    if (this.failure !== undefined) return Promise.reject(this.mapError(this.failure));
+    if (this.ended) return Promise.resolve(DONE);
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
+      if (this.readable.readableFlowing !== true) this.readable.resume();
+    });
+  }
+
+  request(waiter: ChunkWaiter): void {
+    this.waiter = waiter;
+    // Something to hand out already: from a later turn, as a promise's outcome would be.
+    if (this.queue.length > 0 || this.failure !== undefined || this.ended) queueMicrotask(this.wake);
+    else if (this.readable.readableFlowing !== true) this.readable.resume();
+  }
+
+  return(): Promise<IteratorResult<Uint8Array, undefined>> {
+    this.stopListening();
+    this.ended = true;
+    this.queue.length = 0;
+    if (!this.readable.destroyed) this.readable.destroy();
+    const current = this.waiter;
+    this.waiter = undefined;
+    current?.resolve(DONE);
+    return Promise.resolve(DONE);
+  }
+
+  /** Hands the waiter what there is to hand: a chunk, the failure, or the end. */
+  private readonly wake = (): void => {
+    const current = this.waiter;
     if (current === undefined) return;
-    const chunk = queue.shift();
+    const chunk = this.queue.shift();
     if (chunk !== undefined) {
-      waiter = undefined;
+      this.waiter = undefined;
       current.resolve({ done: false, value: chunk });
-    } else if (failure !== undefined) {
-      waiter = undefined;
-      current.reject(mapError(failure));
-    } else if (ended) {
-      waiter = undefined;
+    } else if (this.failure !== undefined) {
+      this.waiter = undefined;
+      current.reject(this.mapError(this.failure));
+    } else if (this.ended) {
+      this.waiter = undefined;
       current.resolve(DONE);
     }
   };
-  const onData = (chunk: Uint8Array): void => {
+
+  private readonly onData = (chunk: Uint8Array): void => {
     // A read waiting takes the chunk and the stream keeps flowing (a trickling upstream then costs no
     // pause and resume per chunk); one arriving while nobody reads waits here with the stream paused.
-    const current = waiter;
-    if (current !== undefined && queue.length === 0) {
-      waiter = undefined;
+    const current = this.waiter;
+    if (current !== undefined && this.queue.length === 0) {
+      this.waiter = undefined;
       current.resolve({ done: false, value: chunk });
       return;
     }
-    readable.pause();
-    queue.push(chunk);
-    wake();
+    this.readable.pause();
+    this.queue.push(chunk);
+    this.wake();
   };
-  const onEnd = (): void => {
-    ended = true;
-    cleanup();
-    wake();
-  };
-  const onError = (error: unknown): void => {
-    failure = error;
-    cleanup();
-    wake();
-  };
-  // Destroyed without an error or an end (aborted): a premature close.
-  const onClose = (): void => {
-    if (!ended && failure === undefined) failure = prematureClose();
-    cleanup();
-    wake();
-  };
-  const cleanup = listen(readable, { onData, onEnd, onError, onClose });
-  readable.pause();
 
-  return {
-    next() {
-      if (queue.length > 0) return Promise.resolve({ done: false, value: queue.shift()! });
-      if (failure !== undefined) return Promise.reject(mapError(failure));
-      if (ended) return Promise.resolve(DONE);
-      return new Promise((resolve, reject) => {
-        waiter = { resolve, reject };
-        if (readable.readableFlowing !== true) readable.resume();
-      });
-    },
-    request(next) {
-      waiter = next;
-      // Something to hand out already: from a later turn, as a promise's outcome would be.
-      if (queue.length > 0 || failure !== undefined || ended) queueMicrotask(wake);
-      else if (readable.readableFlowing !== true) readable.resume();
-    },
-    return() {
-      cleanup();
-      ended = true;
-      queue.length = 0;
-      if (!readable.destroyed) readable.destroy();
-      const current = waiter;
-      waiter = undefined;
-      current?.resolve(DONE);
-      return Promise.resolve(DONE);
-    },
+  private readonly onEnd = (): void => {
+    this.ended = true;
+    this.stopListening();
+    this.wake();
   };
+
+  private readonly onError = (error: unknown): void => {
+    this.failure = error;
+    this.stopListening();
+    this.wake();
+  };
+
+  /** Destroyed without an error or an end (aborted): a premature close. */
+  private readonly onClose = (): void => {
+    if (!this.ended && this.failure === undefined) this.failure = prematureClose();
+    this.stopListening();
+    this.wake();
+  };
+
+  /** Stops listening (once); a later 'error' is then ignored rather than thrown. */
+  private stopListening(): void {
+    if (!this.listening) return;
+    this.listening = false;
+    const { readable } = this;
+    readable.off('data', this.onData);
+    readable.off('end', this.onEnd);
+    readable.off('error', this.onError);
+    readable.off('close', this.onClose);
+    readable.on('error', ignoreError);
+  }
+}
+
+/** Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream. */
+export function readChunks(readable: Readable, mapError: (error: unknown) => Error): ChunkReader {
+  return new ReadableChunks(readable, mapError);
 }
