@@ -39,17 +39,6 @@ const PATTERNS: readonly Pattern[] = [
   { method: 'GET', segments: ['v1', 'files', ID, 'content'], name: 'files.content' },
 ];
 
-/**
- * The body endpoints at their exact paths, matched without splitting the
- * URL (every model call comes this way): what the general match below gives
- * for them, whatever the headers.
- */
-const EXACT_POST: ReadonlyMap<string, { name: EndpointName; format: WireFormat }> = new Map([
-  ['/v1/chat/completions', { name: 'chat.completions', format: 'chat' }],
-  ['/v1/messages', { name: 'messages', format: 'messages' }],
-  ['/v1/messages/count_tokens', { name: 'messages.count_tokens', format: 'messages' }],
-]);
-
 /** The endpoints that take a request body: the ones an app may mount at paths of its own (`steps(name)` of the adapters). */
 export type BodyEndpointName = 'chat.completions' | 'messages' | 'messages.count_tokens';
 
@@ -70,6 +59,17 @@ function formatOf(segments: readonly string[], headers: IncomingHeaders): WireFo
   if (segments[1] === 'messages' || segments[1] === 'files') return 'messages';
   return headers['anthropic-version'] !== undefined ? 'messages' : 'chat';
 }
+
+/**
+ * POST endpoints at their exact paths, matched without splitting the URL
+ * (every model call comes this way). Derived from PATTERNS: the ones
+ * without an id whose format does not depend on the headers.
+ */
+const EXACT_POST: ReadonlyMap<string, { name: EndpointName; format: WireFormat }> = new Map(
+  PATTERNS.filter((pattern) => pattern.method === 'POST' && !pattern.segments.includes(ID))
+    .filter((pattern) => formatOf(pattern.segments, {}) === formatOf(pattern.segments, { 'anthropic-version': '' }))
+    .map((pattern) => [`/${pattern.segments.join('/')}`, { name: pattern.name, format: formatOf(pattern.segments, {}) }]),
+);
 
 function matches(pattern: Pattern, segments: readonly string[]): boolean {
   if (pattern.segments.length !== segments.length) return false;

@@ -3,14 +3,13 @@
  * heartbeat timer and a client abort: one read in flight at most, one timer
  * per stream (re-armed with `refresh()`, not a new timer per read).
  *
- * Callback-driven: a wait ends by one call of `onWake`. A body of the
- * built-in HTTP upstreams hands each read to this object itself
- * (`ChunkReader.request`), so a relayed event costs no promise here; any
- * other body is read through `next()`, with handlers made once per stream.
- * (A promise per wait and per read, with their closures, was most of a
- * trickling stream's garbage per event.)
+ * Callback-driven: a wait ends by one call of `onWake`, and each read hands
+ * its outcome to this object itself (`ChunkReader.request`). A body of the
+ * built-in HTTP upstreams does so without any promise; any other body is
+ * adapted, one `next()` promise per read. (A promise per wait and per read,
+ * with their closures, was most of a trickling stream's garbage per event.)
  */
-import { type ChunkReader, type ChunkWaiter, isChunkReader } from '../upstreams/read-chunks.js';
+import { type ChunkReader, type ChunkWaiter, chunkReaderOf } from '../upstreams/read-chunks.js';
 
 /** Why a wait ended. */
 export type Wake =
@@ -35,21 +34,21 @@ export class UpstreamReads implements ChunkWaiter {
   private unclaimed: Wake | undefined;
   private waiting = false;
   private timer: NodeJS.Timeout | undefined;
-  private readonly chunkReader: ChunkReader | undefined;
+  private readonly reader: ChunkReader;
 
   /** `heartbeatMs` 0 disables heartbeats; `onWake` ends each wait (called at most once per `wait()`). */
   constructor(
-    private readonly reader: AsyncIterator<Uint8Array>,
+    body: AsyncIterator<Uint8Array>,
     private readonly heartbeatMs: number,
     private readonly onWake: (wake: Wake) => void,
   ) {
-    this.chunkReader = isChunkReader(reader) ? reader : undefined;
+    this.reader = chunkReaderOf(body);
   }
 
   /**
    * Waits for the next read, `heartbeatMs` of silence, or `abort()`,
    * whichever comes first; `onWake` is called from a later turn, from the
-   * body's own `data` event, or from `abort()`. A throwing `reader.next()`
+   * body's own `data` event, or from `abort()`. A body whose `next()` throws
    * throws here.
    */
   wait(): void {
@@ -64,12 +63,8 @@ export class UpstreamReads implements ChunkWaiter {
     }
     if (this.inFlight) return;
     this.inFlight = true;
-    if (this.chunkReader !== undefined) {
-      this.chunkReader.request(this);
-      return;
-    }
     try {
-      this.reader.next().then(this.onRead, this.onReadFailure);
+      this.reader.request(this);
     } catch (error) {
       this.inFlight = false;
       throw error;
@@ -126,14 +121,6 @@ export class UpstreamReads implements ChunkWaiter {
     if (handOff !== undefined) handOff.reject(error);
     else this.deliver({ kind: 'failure', error });
   }
-
-  private readonly onRead = (result: IteratorResult<Uint8Array>): void => {
-    this.resolve(result as IteratorResult<Uint8Array, undefined>);
-  };
-
-  private readonly onReadFailure = (error: unknown): void => {
-    this.reject(error);
-  };
 
   /** The read in flight is over; returns who took it over, if anyone. */
   private settled(): ChunkWaiter | undefined {

@@ -86,7 +86,10 @@ export class AbortTrigger implements AbortSource {
  * The fan-out listens on the signal only while some call waits on it.
  */
 class SignalFanOut implements AbortSource {
-  /** Made on the first listener: a signal per request (a custom adapter's) often gets none. */
+  /**
+   * A set, not `AbortTrigger`'s small array: a shared signal may have thousands of calls waiting,
+   * each leaving in any order. Made on the first listener: a signal per request often gets none.
+   */
   private listeners: Set<() => void> | undefined;
 
   constructor(readonly signal: AbortSignal) {}

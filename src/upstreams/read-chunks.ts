@@ -23,23 +23,28 @@ function prematureClose(): Error {
   return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
-/** Listens to a readable's body events until `stop()`, after which a late 'error' is ignored. */
-function listen(
-  readable: Readable,
-  handlers: { onData: (chunk: Buffer) => void; onEnd: () => void; onError: (error: unknown) => void; onClose: () => void },
-): () => void {
-  const { onData, onEnd, onError, onClose } = handlers;
-  readable.on('data', onData);
-  readable.on('end', onEnd);
-  readable.on('error', onError);
-  readable.on('close', onClose);
-  return () => {
-    readable.off('data', onData);
-    readable.off('end', onEnd);
-    readable.off('error', onError);
-    readable.off('close', onClose);
-    readable.on('error', ignoreError);
-  };
+/** The four body events a reader listens to. */
+interface BodyListeners {
+  onData: (chunk: Buffer) => void;
+  onEnd: () => void;
+  onError: (error: unknown) => void;
+  onClose: () => void;
+}
+
+function listen(readable: Readable, listeners: BodyListeners): void {
+  readable.on('data', listeners.onData);
+  readable.on('end', listeners.onEnd);
+  readable.on('error', listeners.onError);
+  readable.on('close', listeners.onClose);
+}
+
+/** Stops `listen`ing; a later 'error' is then ignored rather than thrown. Call it once. */
+function unlisten(readable: Readable, listeners: BodyListeners): void {
+  readable.off('data', listeners.onData);
+  readable.off('end', listeners.onEnd);
+  readable.off('error', listeners.onError);
+  readable.off('close', listeners.onClose);
+  readable.on('error', ignoreError);
 }
 
 /**
@@ -51,7 +56,12 @@ export function readAllChunks(readable: Readable, limit: number, mapError: (erro
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const stop = listen(readable, {
+    let listening = true;
+    const stop = (): void => {
+      if (listening) unlisten(readable, listeners);
+      listening = false;
+    };
+    const listeners: BodyListeners = {
       onData(chunk) {
         size += chunk.byteLength;
         if (size <= limit) return void chunks.push(chunk);
@@ -71,7 +81,8 @@ export function readAllChunks(readable: Readable, limit: number, mapError: (erro
         stop();
         reject(mapError(prematureClose()));
       },
-    });
+    };
+    listen(readable, listeners);
   });
 }
 
@@ -85,21 +96,55 @@ export interface ChunkWaiter {
 export interface ChunkReader extends AsyncIterator<Uint8Array, undefined> {
   /**
    * Like `next()`, but the outcome goes to `waiter` (a method call on it),
-   * always from a later turn. One read at a time, `next()` or `request()`.
+   * never from inside this call. One read at a time, `next()` or `request()`.
    */
   request(waiter: ChunkWaiter): void;
 }
 
-/** Whether `iterator` is a `ChunkReader` (the built-in HTTP upstreams' bodies are). */
-export function isChunkReader(iterator: AsyncIterator<Uint8Array>): iterator is ChunkReader {
-  return typeof (iterator as Partial<ChunkReader>).request === 'function';
+/** Any other body's iterator as a `ChunkReader` (a custom upstream's generator): `request` awaits its `next()`. */
+class IteratorChunks implements ChunkReader {
+  private waiter: ChunkWaiter | undefined;
+
+  constructor(private readonly iterator: AsyncIterator<Uint8Array>) {}
+
+  next(): Promise<IteratorResult<Uint8Array, undefined>> {
+    return this.iterator.next() as Promise<IteratorResult<Uint8Array, undefined>>;
+  }
+
+  request(waiter: ChunkWaiter): void {
+    this.waiter = waiter;
+    this.iterator.next().then(this.onResult, this.onFailure);
+  }
+
+  return(): Promise<IteratorResult<Uint8Array, undefined>> {
+    const done = this.iterator.return?.(undefined);
+    return done === undefined ? Promise.resolve(DONE) : (done as Promise<IteratorResult<Uint8Array, undefined>>);
+  }
+
+  private readonly onResult = (result: IteratorResult<Uint8Array>): void => {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.resolve(result as IteratorResult<Uint8Array, undefined>);
+  };
+
+  private readonly onFailure = (error: unknown): void => {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.reject(error);
+  };
+}
+
+/** `iterator` as a `ChunkReader`: the built-in HTTP upstreams' bodies are one already. */
+export function chunkReaderOf(iterator: AsyncIterator<Uint8Array>): ChunkReader {
+  return iterator instanceof ReadableChunks ? iterator : new IteratorChunks(iterator);
 }
 
 /**
  * Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream.
  * A class rather than closures: an open stream holds one object and its four listeners.
  */
-class ReadableChunks implements ChunkReader {
+/* Its four body listeners are its own fields (not private: `listen` takes the object itself). */
+class ReadableChunks implements ChunkReader, BodyListeners {
   private readonly queue: Uint8Array[] = [];
   private ended = false;
   private failure: unknown = undefined;
@@ -110,10 +155,7 @@ class ReadableChunks implements ChunkReader {
     private readonly readable: Readable,
     private readonly mapError: (error: unknown) => Error,
   ) {
-    readable.on('data', this.onData);
-    readable.on('end', this.onEnd);
-    readable.on('error', this.onError);
-    readable.on('close', this.onClose);
+    listen(readable, this);
     readable.pause();
   }
 
@@ -162,7 +204,7 @@ class ReadableChunks implements ChunkReader {
     }
   };
 
-  private readonly onData = (chunk: Uint8Array): void => {
+  readonly onData = (chunk: Uint8Array): void => {
     // A read waiting takes the chunk and the stream keeps flowing (a trickling upstream then costs no
     // pause and resume per chunk); one arriving while nobody reads waits here with the stream paused.
     const current = this.waiter;
@@ -176,35 +218,28 @@ class ReadableChunks implements ChunkReader {
     this.wake();
   };
 
-  private readonly onEnd = (): void => {
+  readonly onEnd = (): void => {
     this.ended = true;
     this.stopListening();
     this.wake();
   };
 
-  private readonly onError = (error: unknown): void => {
+  readonly onError = (error: unknown): void => {
     this.failure = error;
     this.stopListening();
     this.wake();
   };
 
   /** Destroyed without an error or an end (aborted): a premature close. */
-  private readonly onClose = (): void => {
+  readonly onClose = (): void => {
     if (!this.ended && this.failure === undefined) this.failure = prematureClose();
     this.stopListening();
     this.wake();
   };
 
-  /** Stops listening (once); a later 'error' is then ignored rather than thrown. */
   private stopListening(): void {
-    if (!this.listening) return;
+    if (this.listening) unlisten(this.readable, this);
     this.listening = false;
-    const { readable } = this;
-    readable.off('data', this.onData);
-    readable.off('end', this.onEnd);
-    readable.off('error', this.onError);
-    readable.off('close', this.onClose);
-    readable.on('error', ignoreError);
   }
 }
 
