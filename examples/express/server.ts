@@ -15,6 +15,7 @@ import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
+import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
@@ -44,10 +45,10 @@ if (registry) {
 const gateway = expressGateway({ ...config.options, ...observability.options });
 app.use(gateway);
 
-const server = app.listen(config.port, config.host, () => {
+const server = app.listen(config.port, config.host, EXAMPLE_LISTEN_BACKLOG, () => {
   const { port } = server.address() as AddressInfo;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, ...observability.notes] }));
+  console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
 });
 const timeouts = applyServerTimeouts(server);
 handleShutdown(server, gateway.gateway, { onClose: observability.shutdown });

@@ -13,6 +13,7 @@ import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
+import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
@@ -39,8 +40,8 @@ if (registry) {
 // The gateway: serves /v1/* (add `prefix: '/ai'` for /ai/v1/*), reading request bodies itself.
 await app.register(fastifyGateway, { ...config.options, ...observability.options });
 
-await app.listen({ port: config.port, host: config.host });
+await app.listen({ port: config.port, host: config.host, backlog: EXAMPLE_LISTEN_BACKLOG });
 const { port } = app.server.address() as AddressInfo;
 const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-console.log(formatStartup({ app: 'Fastify example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, ...observability.notes] }));
+console.log(formatStartup({ app: 'Fastify example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
 handleShutdown(app.server, app.modelgate.gateway, { onClose: observability.shutdown });

@@ -7,13 +7,15 @@
  *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm run start:hono
  */
 import type { Server } from 'node:http';
-import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createFetchHandler } from 'modelgate/fetch';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
+import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
@@ -38,9 +40,12 @@ if (registry) {
 const gateway = createFetchHandler({ ...config.options, ...observability.options });
 app.all('/v1/*', (c) => gateway(c.req.raw));
 
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${info.port}`;
-  console.log(formatStartup({ app: 'Hono example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, ...observability.notes] }));
-}) as Server;
+// `serve()` without its `listen`, which takes no backlog.
+const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
+server.listen({ port: config.port, host: config.host, backlog: EXAMPLE_LISTEN_BACKLOG }, () => {
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  console.log(formatStartup({ app: 'Hono example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
+});
 const timeouts = applyServerTimeouts(server);
 handleShutdown(server, gateway.gateway, { onClose: observability.shutdown });

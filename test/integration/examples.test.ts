@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -100,6 +101,16 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
 
   it('sets and prints time-outs for slow clients', () => {
     expect(example.output()).toContain('request head within 15 s (headersTimeout), whole request within 60 s (requestTimeout)');
+  });
+
+  it('listens with an accept queue of 4096 connections (Node defaults to 511), capped by net.core.somaxconn', async () => {
+    const { port } = new URL(example.url);
+    // For a listening socket, ss shows the backlog as its Send-Q: State, Recv-Q, Send-Q, Local, Peer.
+    const { stdout } = await run('ss', ['-ltnH', `sport = :${port}`]);
+    const sendQ = Number(stdout.trim().split(/\s+/)[2]);
+    const somaxconn = Number(readFileSync('/proc/sys/net/core/somaxconn', 'utf8'));
+    expect(sendQ).toBe(Math.min(4096, somaxconn));
+    expect(example.output()).toContain('Connections waiting to be accepted: up to 4096');
   });
 
   it('the printed curl lines work verbatim', async () => {
