@@ -13,9 +13,9 @@ import { Hono } from 'hono';
 import { createFetchHandler } from 'modelgate/fetch';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
+import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup } from '../shared/print-startup.js';
-import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
