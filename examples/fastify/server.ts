@@ -6,14 +6,13 @@
  *   npm run start:fastify
  *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm run start:fastify
  */
-import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { fastifyGateway } from 'modelgate/fastify';
 import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
-import { formatStartup } from '../shared/print-startup.js';
+import { formatStartup, listeningURL } from '../shared/print-startup.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
@@ -41,7 +40,6 @@ if (registry) {
 await app.register(fastifyGateway, { ...config.options, ...observability.options });
 
 await app.listen({ port: config.port, host: config.host, backlog: EXAMPLE_LISTEN_BACKLOG });
-const { port } = app.server.address() as AddressInfo;
-const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+const url = listeningURL(config.host, app.server);
 console.log(formatStartup({ app: 'Fastify example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
 handleShutdown(app.server, app.modelgate.gateway, { onClose: observability.shutdown });

@@ -7,7 +7,6 @@
  *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm run start:hono
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createFetchHandler } from 'modelgate/fetch';
@@ -15,7 +14,7 @@ import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
-import { formatStartup } from '../shared/print-startup.js';
+import { formatStartup, listeningURL } from '../shared/print-startup.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
@@ -43,8 +42,7 @@ app.all('/v1/*', (c) => gateway(c.req.raw));
 // `serve()` without its `listen`, which takes no backlog.
 const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server;
 server.listen({ port: config.port, host: config.host, backlog: EXAMPLE_LISTEN_BACKLOG }, () => {
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const url = listeningURL(config.host, server);
   console.log(formatStartup({ app: 'Hono example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
 });
 const timeouts = applyServerTimeouts(server);

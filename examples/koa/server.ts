@@ -6,7 +6,6 @@
  *   npm run start:koa
  *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm run start:koa
  */
-import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaGateway } from 'modelgate/koa';
@@ -14,7 +13,7 @@ import { configFromEnv } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
-import { formatStartup } from '../shared/print-startup.js';
+import { formatStartup, listeningURL } from '../shared/print-startup.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
 const config = configFromEnv();
@@ -54,8 +53,7 @@ const gateway = koaGateway({ ...config.options, ...observability.options });
 app.use(gateway);
 
 const server = app.listen(config.port, config.host, EXAMPLE_LISTEN_BACKLOG, () => {
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const url = listeningURL(config.host, server);
   console.log(formatStartup({ app: 'Koa example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
 });
 const timeouts = applyServerTimeouts(server);

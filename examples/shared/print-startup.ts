@@ -5,6 +5,8 @@
  * (`MODELGATE_API_KEYS`) stay out of logs, and the lines then read the key
  * from `$MODELGATE_KEY` instead.
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** The shell variable the curl lines use when the key is not printed. */
 export const KEY_VARIABLE = 'MODELGATE_KEY';
@@ -44,6 +46,12 @@ export function curlLines(url: string, key: string | undefined): string[] {
     `curl -sS ${url}/v1/messages -H ${keyHeader('x-api-key', '', key)} -H 'anthropic-version: 2023-06-01' -H 'Content-Type: application/json' -d ${shellQuote(messages)}`,
     `curl -sSN ${url}/v1/messages -H ${keyHeader('x-api-key', '', key)} -H 'anthropic-version: 2023-06-01' -H 'Content-Type: application/json' -d ${shellQuote(streamed)}`,
   ];
+}
+
+/** The URL a listening server answers on, from the configured host and the port it got (`PORT=0`: any free one). */
+export function listeningURL(host: string, server: Server): string {
+  const { port } = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /**

@@ -2,9 +2,11 @@
  * `configFromEnv` of the example apps: defaults, keys, and which family
  * each upstream variable configures.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv, DEFAULT_ANTHROPIC_BASE_URL } from '../../examples/shared/config-from-env.js';
-import { curlLines, formatStartup, redactURL, shellQuote } from '../../examples/shared/print-startup.js';
+import { curlLines, formatStartup, listeningURL, redactURL, shellQuote } from '../../examples/shared/print-startup.js';
 
 describe('configFromEnv', () => {
   it('defaults: port 8787 on 127.0.0.1, one generated dev key, no routes (embedded simulator)', () => {
@@ -72,6 +74,20 @@ describe('MODELGATE_ADAPT_THINKING', () => {
 });
 
 describe('startup banner helpers', () => {
+  it('names the listening URL with the port the server got, brackets around an IPv6 host', async () => {
+    for (const host of ['127.0.0.1', '::1']) {
+      const server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, host, resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        expect(port).toBeGreaterThan(0);
+        expect(listeningURL(host, server)).toBe(host === '::1' ? `http://[::1]:${port}` : `http://127.0.0.1:${port}`);
+      } finally {
+        server.close();
+      }
+    }
+  });
+
   it('shell-quotes values with single quotes', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
     expect(curlLines('http://h:1', "k'1")[0]).toContain(`'Authorization: Bearer k'\\''1'`);
