@@ -111,23 +111,21 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   /** A wait ended: settles the pending `next()` with the next chunk, or waits again when the read produced nothing to send. */
   private readonly onWake = (wake: Wake): void => {
     let result: IteratorResult<Uint8Array, undefined> | undefined;
+    let failed = false;
+    let failure: unknown;
     try {
       result = this.resultOf(wake);
-      if (result === undefined) {
-        this.reads.wait();
-        return;
-      }
+      if (result === undefined) return this.reads.wait();
     } catch (error) {
-      const reject = this.rejectNext;
-      this.resolveNext = undefined;
-      this.rejectNext = undefined;
-      reject?.(error);
-      return;
+      failed = true;
+      failure = error;
     }
     const resolve = this.resolveNext;
+    const reject = this.rejectNext;
     this.resolveNext = undefined;
     this.rejectNext = undefined;
-    resolve?.(result);
+    if (failed) reject?.(failure);
+    else resolve?.(result!);
   };
 
   /** What a wake gives the pending `next()`; `undefined` when the read produced nothing to send. */

@@ -141,9 +141,9 @@ export function chunkReaderOf(iterator: AsyncIterator<Uint8Array>): ChunkReader 
 
 /**
  * Chunk-by-chunk reads of `readable`; errors go through `mapError`. `return()` destroys the stream.
- * A class rather than closures: an open stream holds one object and its four listeners.
+ * A class rather than closures: an open stream holds one object and its four listeners, which are
+ * its own public fields (`listen` takes the object itself).
  */
-/* Its four body listeners are its own fields (not private: `listen` takes the object itself). */
 class ReadableChunks implements ChunkReader, BodyListeners {
   private readonly queue: Uint8Array[] = [];
   private ended = false;
@@ -159,14 +159,9 @@ class ReadableChunks implements ChunkReader, BodyListeners {
     readable.pause();
   }
 
+  /** A read as a promise (draining and tests; the relay uses `request`). */
   next(): Promise<IteratorResult<Uint8Array, undefined>> {
-    if (this.queue.length > 0) return Promise.resolve({ done: false, value: this.queue.shift()! });
-    if (this.failure !== undefined) return Promise.reject(this.mapError(this.failure));
-    if (this.ended) return Promise.resolve(DONE);
-    return new Promise((resolve, reject) => {
-      this.waiter = { resolve, reject };
-      if (this.readable.readableFlowing !== true) this.readable.resume();
-    });
+    return new Promise((resolve, reject) => this.request({ resolve, reject }));
   }
 
   request(waiter: ChunkWaiter): void {
