@@ -7,6 +7,11 @@ import type { Context } from 'koa';
 
 const noop = (): void => {};
 
+/** Sends a stream's head if its first chunk has not taken it out yet. */
+function flushHead(res: Context['res']): void {
+  if (!res.headersSent && !res.destroyed) res.flushHeaders();
+}
+
 /**
  * The byte stream Koa pipes for a streamed answer, pulling the gateway's
  * iterator directly (no async loop as in `Readable.from`): a chunk is pushed,
@@ -45,15 +50,18 @@ export class ChunkReadable extends Readable {
   }
 
   /**
-   * Koa would send the head with the first chunk; SSE clients wait for it
-   * before reading, and the first event may take a while (the node adapter
-   * flushes it at once too). The first read comes from Koa's own pipe, after
-   * every middleware ran, so the head is final; a body some middleware
-   * wrapped (compression) is left to that middleware.
+   * Koa sends the head with the first chunk. That is one socket write for
+   * both when the first chunk is ready within the turn (an upstream usually
+   * sends its first event with its head); when it is not, the head goes out
+   * on its own at the end of the turn, as SSE clients wait for it before
+   * reading and the first event may take a while (the node adapter does the
+   * same). The first read comes from Koa's own pipe, after every middleware
+   * ran, so the head is final; a body some middleware wrapped (compression)
+   * is left to that middleware.
    */
   private sendHead(ctx: Context): void {
     this.ctx = undefined;
-    if (ctx.body === this && !ctx.res.headersSent) ctx.res.flushHeaders();
+    if (ctx.body === this && !ctx.res.headersSent) setImmediate(flushHead, ctx.res);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
@@ -85,7 +93,12 @@ export class ChunkReadable extends Readable {
    */
   private readonly onError = (error: unknown): void => {
     this.settled = true;
-    this.destroy(error instanceof Error ? error : new Error(String(error)));
+    // After the turn's writes (the head may leave with a chunk pushed this turn) have left.
+    setImmediate(this.fail, error instanceof Error ? error : new Error(String(error)));
+  };
+
+  private readonly fail = (error: Error): void => {
+    this.destroy(error);
     this.res.destroy();
   };
 }

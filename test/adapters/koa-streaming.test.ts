@@ -12,6 +12,7 @@ import Koa2 from 'koa2';
 import type { GatewayResponse, Upstream, UpstreamCall } from 'modelgate';
 import { createGateway, koaGateway } from 'modelgate/koa';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recordSocketWrites } from '../helpers/socket-writes.js';
 import { listen } from '../helpers/start-app.js';
 
 const KEY = 'sk-koa-streaming-0123456789';
@@ -153,6 +154,8 @@ describe.each([
   let running: Awaited<ReturnType<typeof listen>> | undefined;
   /** Errors Koa's own default handler was given. */
   let reported: (Error & { code?: string; expose?: boolean })[];
+  /** What each request's socket handed the kernel, write by write. */
+  let socketWrites: string[][];
 
   async function start(upstream: Upstream, dispatch?: () => Promise<GatewayResponse>): Promise<string> {
     const app = new Koa();
@@ -163,7 +166,9 @@ describe.each([
       reported.push(error);
       defaultHandler(error);
     };
+    socketWrites = [];
     app.use(async (ctx: Context, next: Next) => {
+      socketWrites.push(recordSocketWrites(ctx.req.socket));
       ctx.set('x-app-before', 'yes');
       await next();
       ctx.set('x-app-after', 'yes');
@@ -205,6 +210,23 @@ describe.each([
     expect(rest).toContain('data: [DONE]');
     await readToEnd(res);
     expect(body.returned).toBe(false);
+  });
+
+  it('the head goes out in the same write as the first event when the upstream has it ready', async () => {
+    const upstream = scriptedUpstream(() => {
+      const body = new ScriptedBody();
+      body.feed(chatEvent('ready'));
+      body.feed(DONE_EVENT);
+      return body;
+    });
+    const url = await start(upstream);
+    const res = await startStream(url);
+    await readToEnd(res);
+    const writes = socketWrites[0]!;
+    expect(writes[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(writes[0]).toContain('x-app-after: yes');
+    expect(writes[0]).toContain('"ready"');
+    expect(writes.join('')).toContain('data: [DONE]');
   });
 
   it('a client that leaves mid-stream stops the upstream, and Koa does not log it as an error', async () => {
