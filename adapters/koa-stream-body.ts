@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 
 const noop = (): void => {};
 
-/** Sends a stream's head if its first chunk has not taken it out yet. */
+/** Sends a stream's head if its first chunk has not taken it out yet (Koa never calls `writeHead`, so `headersSent` means sent). */
 function flushHead(res: Context['res']): void {
   if (!res.headersSent && !res.destroyed) res.flushHeaders();
 }
