@@ -4,12 +4,13 @@
  * returned without being read. A stream's head goes out with its first
  * chunk when that chunk is ready at once, and on its own when it is not.
  */
-import { createServer, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { writeGatewayResponse } from '../../adapters/node-response.js';
 import type { GatewayResponse } from '../../src/types.js';
 import { recordSocketWrites } from '../helpers/socket-writes.js';
+import { listen } from '../helpers/start-app.js';
 
 function trackedBody(): { body: AsyncIterable<Uint8Array>; released: () => boolean; read: () => number } {
   let released = false;
@@ -51,24 +52,14 @@ describe('writeGatewayResponse', () => {
   });
 });
 
-/** A node:http server answering every request with `response()` through `writeGatewayResponse`; `writes` gets each socket's writes. */
+/** A node:http server (the suite's `listen`) answering every request with `response()` through `writeGatewayResponse`; `writes` gets each socket's writes. */
 async function serve(response: () => GatewayResponse): Promise<{ port: number; writes: string[][]; close: () => Promise<void> }> {
   const writes: string[][] = [];
-  const server = createServer((_req, res) => {
+  const { url, close } = await listen((_req, res) => {
     writes.push(recordSocketWrites(res.socket!));
     void writeGatewayResponse(res, response());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    writes,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { port: Number(new URL(url).port), writes, close };
 }
 
 /** Sends one GET over a raw socket; resolves with what it received once the server closes. */
