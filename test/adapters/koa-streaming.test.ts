@@ -9,9 +9,10 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import Koa3, { type Context, type Next } from 'koa';
 import Koa2 from 'koa2';
-import type { GatewayResponse, Upstream, UpstreamCall } from 'modelgate';
+import type { GatewayResponse, Upstream } from 'modelgate';
 import { createGateway, koaGateway } from 'modelgate/koa';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ScriptedBody, scriptedUpstream } from '../helpers/scripted-upstream.js';
 import { recordSocketWrites } from '../helpers/socket-writes.js';
 import { listen } from '../helpers/start-app.js';
 
@@ -21,77 +22,6 @@ const encoder = new TextEncoder();
 const chatEvent = (text: string): string =>
   `data: {"id":"chatcmpl-k","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"${text}"},"finish_reason":null}]}\n\n`;
 const DONE_EVENT = 'data: [DONE]\n\n';
-
-/**
- * An upstream body the test drives: `feed` hands the next read a chunk,
- * `endless` makes every read answer at once with `chunk`. Counts reads and
- * records `return()` (the gateway stopping it).
- */
-class ScriptedBody implements AsyncIterator<Uint8Array> {
-  reads = 0;
-  bytesRead = 0;
-  returned = false;
-  private readonly queued: Uint8Array[] = [];
-  private waiting: ((result: IteratorResult<Uint8Array>) => void) | undefined;
-
-  constructor(private readonly endless?: Uint8Array) {}
-
-  feed(text: string): void {
-    const chunk = encoder.encode(text);
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = undefined;
-      this.count(chunk);
-      resolve({ done: false, value: chunk });
-    } else this.queued.push(chunk);
-  }
-
-  next(): Promise<IteratorResult<Uint8Array>> {
-    if (this.returned) return Promise.resolve({ done: true, value: undefined });
-    const chunk = this.endless ?? this.queued.shift();
-    if (chunk !== undefined) {
-      this.count(chunk);
-      return Promise.resolve({ done: false, value: chunk });
-    }
-    return new Promise((resolve) => {
-      this.waiting = resolve;
-    });
-  }
-
-  return(): Promise<IteratorResult<Uint8Array>> {
-    this.returned = true;
-    this.waiting?.({ done: true, value: undefined });
-    this.waiting = undefined;
-    return Promise.resolve({ done: true, value: undefined });
-  }
-
-  private count(chunk: Uint8Array): void {
-    this.reads++;
-    this.bytesRead += chunk.byteLength;
-  }
-}
-
-interface ScriptedUpstream extends Upstream {
-  bodies: ScriptedBody[];
-  calls: UpstreamCall[];
-}
-
-function scriptedUpstream(makeBody: () => ScriptedBody): ScriptedUpstream {
-  const bodies: ScriptedBody[] = [];
-  const calls: UpstreamCall[] = [];
-  return {
-    name: 'scripted',
-    format: 'chat',
-    bodies,
-    calls,
-    async send(call) {
-      const body = makeBody();
-      bodies.push(body);
-      calls.push(call);
-      return { status: 200, headers: { 'content-type': 'text/event-stream' }, body: { [Symbol.asyncIterator]: () => body } };
-    },
-  };
-}
 
 /**
  * Starts a chat stream request; resolves with the response once its head
