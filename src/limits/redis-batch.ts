@@ -1,6 +1,6 @@
 /**
  * One call of the Redis store's apply script (redis-scripts.ts): the settles,
- * renewals and reservations queued in one turn of the event loop, packed as
+ * renewals and reservations queued over two turns of the event loop, packed as
  * the script reads them. Each counter is named once in KEYS; the numbers go in
  * one space-separated argument, the lease ids (the only free-form text) in
  * arguments of their own.

@@ -3,7 +3,7 @@
  * the time from Redis (`TIME`), so every gateway instance sees one clock.
  * Same semantics as the in-memory store (limit-store.ts).
  *
- * One call applies what one turn of the event loop queued, in the order the
+ * One call applies what the store queued (over two turns of the event loop), in the order the
  * gateway made the calls: settles (so that a request costs no round trip of
  * its own to settle, riding with later reserves), lease renewals and
  * reservations, each reservation all-or-nothing (a later one sees what an

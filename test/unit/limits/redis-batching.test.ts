@@ -1,6 +1,6 @@
 /**
  * The Redis store's batching (redis-batch.ts): the reserves and settles of
- * one turn go out as one script call (how many calls a turn costs), applied
+ * two turns go out as one script call (how many calls a turn costs), applied
  * in the order they were made, and must answer exactly as the memory store
  * (the reference) would have, one call at a time. Also: one request's odd limits never fail the others
  * of its call, and a burst is split into calls of at most 128 operations.
@@ -123,6 +123,22 @@ describe('one call per turn', () => {
     expect(await redis.io.exists(`batch${run}:{p}:tk2`)).toBe(0);
     expect((await redis.io.zrange(`batch${run}:{p}:cc`, '0', '-1')).sort()).toEqual(['a', 'c']);
     expect(new Set(results.map((result) => result.now)).size).toBe(1);
+  });
+
+  it('sends the reserves of two consecutive turns in one call, in the order they were made', async () => {
+    const { client, calls } = counting();
+    const store = redisLimitStore({ client, prefix: `turns${++run}:` });
+    const bucket = (amount: number) => ({ kind: 'bucket' as const, key: '{p}:tk', capacity: 10, windowMs: 1000 * DAY, amount });
+    const before = calls();
+    const first = store.reserve([bucket(7)]);
+    // The next turn of the event loop (an immediate queued now runs in this turn's check phase).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(calls() - before).toBe(0);
+    const second = store.reserve([bucket(7)]);
+    const [one, two] = await Promise.all([first, second]);
+    expect(calls() - before).toBe(1);
+    expect([one.ok, two.ok]).toEqual([true, false]);
+    expect(two.states[0]!.retryAfterMs).toBeGreaterThan(0);
   });
 
   it('keeps lease ids with spaces and other text intact, and applies budgets and releases of one batch', async () => {
