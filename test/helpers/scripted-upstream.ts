@@ -60,11 +60,15 @@ export class ScriptedBody implements AsyncIterator<Uint8Array> {
   }
 }
 
+/** A chat upstream that answers every call with a stream read from a new scripted body. */
 export interface ScriptedUpstream extends Upstream {
+  /** Each call's body, in call order. */
   bodies: ScriptedBody[];
+  /** Each call, as the gateway made it. */
   calls: UpstreamCall[];
 }
 
+/** A {@link ScriptedUpstream} whose bodies `makeBody` creates. */
 export function scriptedUpstream(makeBody: () => ScriptedBody): ScriptedUpstream {
   const bodies: ScriptedBody[] = [];
   const calls: UpstreamCall[] = [];

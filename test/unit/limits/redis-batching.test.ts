@@ -39,7 +39,7 @@ function summary(result: ReserveResult): unknown {
   return { ok: result.ok, states: result.states.map((state) => [state.remaining, Math.sign(state.retryAfterMs)]) };
 }
 
-describe('one call per turn', () => {
+describe('one call per batch', () => {
   it("sends a settle with the principal's next reserve: one script call, the release applied first", async () => {
     const { client, calls } = counting();
     const store = redisLimitStore({ client, prefix: `ride${++run}:` });
@@ -125,13 +125,13 @@ describe('one call per turn', () => {
     expect(new Set(results.map((result) => result.now)).size).toBe(1);
   });
 
-  it('sends the reserves of two consecutive turns in one call, in the order they were made', async () => {
+  it('keeps a batch open past the end of its turn: a reserve made after it goes in the same call, in order', async () => {
     const { client, calls } = counting();
     const store = redisLimitStore({ client, prefix: `turns${++run}:` });
     const bucket = (amount: number) => ({ kind: 'bucket' as const, key: '{p}:tk', capacity: 10, windowMs: 1000 * DAY, amount });
     const before = calls();
     const first = store.reserve([bucket(7)]);
-    // The next turn of the event loop (an immediate queued now runs in this turn's check phase).
+    // The end of this turn: runs after the store's own immediate (queued first), where the store sent its call until session 13.
     await new Promise((resolve) => setImmediate(resolve));
     expect(calls() - before).toBe(0);
     const second = store.reserve([bucket(7)]);
