@@ -162,7 +162,9 @@ export async function relayStream(
     ...(observation?.onChunk ? { onChunk: observation.onChunk } : {}),
     ...(ctx.limitTouch ? { onProgress: ctx.limitTouch } : {}),
     onEnd: (outcome) => {
-      deadline.release();
+      // A client that left (and no drain read the rest): call.signal fires even when the relay heard of it first.
+      if (outcome.status === 'aborted' && outcome.drained !== true) deadline.abandon();
+      else deadline.release();
       if (!report || !observer) return;
       report({
         status: 200,

@@ -35,6 +35,13 @@ export interface RequestDeadline {
    * by many `handle()` calls does not collect one listener per request.
    */
   release(): void;
+  /**
+   * The client left while the answer streamed: aborts (so `signal` fires for
+   * a custom upstream that follows it to the stream's end) and stops
+   * listening, as `release` does. For where the relay hears of the client
+   * before the parent does: Koa stops the body before the response closes.
+   */
+  abandon(): void;
 }
 
 function expire(deadline: Deadline, ms: number): void {
@@ -87,6 +94,11 @@ class Deadline extends AbortTrigger implements RequestDeadline {
     this.parent = undefined;
     parent?.removeEventListener('abort', this.onParentAbort);
   }
+
+  abandon(): void {
+    this.release();
+    this.abort();
+  }
 }
 
 /**
@@ -112,6 +124,9 @@ class NoDeadline implements RequestDeadline {
   clear(): void {}
 
   release(): void {}
+
+  /** The source is the client's own, which aborts when the response closes. */
+  abandon(): void {}
 }
 
 /** The gateway's `requestTimeoutMs`, with its default. */

@@ -4,7 +4,8 @@
  * bounded by the socket buffers, not by how fast the upstream can send.
  * The upstream here answers every read at once, so only backpressure from
  * the client's socket can hold it back. When the client reads again, the
- * upstream reads resume; when it leaves, the upstream is stopped.
+ * upstream reads resume; when it leaves, the upstream is stopped and the
+ * call's `signal` (which a custom upstream may follow) is aborted.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -92,7 +93,8 @@ describe.each(MOUNTS)('a client that stops reading, on %s', (mount) => {
     expect(body.reads).toBe(stalledAgain);
 
     res.destroy();
-    // The relay stops the upstream body (for an HTTP upstream, that closes its connection).
+    // The relay stops the upstream body (for an HTTP upstream, that closes its connection), and the call's signal fires.
     await expect.poll(() => body.returned, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => upstream.calls[0]?.signal.aborted, { timeout: 10_000 }).toBe(true);
   }, 30_000);
 });

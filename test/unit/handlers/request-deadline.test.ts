@@ -71,6 +71,30 @@ describe('startDeadline', () => {
     expect(deadline.at).toBe(Infinity);
   });
 
+  it('abandon() (the client left mid-stream): aborts with an AbortError, stops the clock and stops listening to the parent', async () => {
+    const parent = new AbortController();
+    const deadline = startDeadline(parent.signal, 30);
+    let fired = 0;
+    deadline.source.addEventListener('abort', () => fired++);
+    deadline.abandon();
+    expect(deadline.signal.aborted).toBe(true);
+    expect((deadline.signal.reason as DOMException).name).toBe('AbortError');
+    parent.abort(new Error('client left, heard later'));
+    await sleep(80);
+    // Neither the parent nor the clock aborts it again or changes its reason.
+    expect(fired).toBe(1);
+    expect((deadline.source.reason as DOMException).name).toBe('AbortError');
+  });
+
+  it('abandon() without a clock leaves the parent, the signal itself, to abort when the client goes', () => {
+    const parent = new AbortController();
+    const deadline = startDeadline(parent.signal, 0);
+    deadline.abandon();
+    expect(deadline.signal.aborted).toBe(false);
+    parent.abort();
+    expect(deadline.signal.aborted).toBe(true);
+  });
+
   it('defaults to 300 s, one first-byte time-out', () => {
     expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(300_000);
     expect(requestTimeoutOf({})).toBe(300_000);
