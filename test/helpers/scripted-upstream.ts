@@ -54,6 +54,20 @@ export class ScriptedBody implements AsyncIterator<Uint8Array> {
     return Promise.resolve({ done: true, value: undefined });
   }
 
+  /**
+   * Waits (up to `limitMs`) for a 100 ms window without reads, as when the
+   * client's socket buffers and the stream's own are full; returns the read
+   * count then.
+   */
+  async untilStalled(limitMs = 5000): Promise<number> {
+    let previous = -1;
+    for (let waited = 0; waited < limitMs && this.reads !== previous; waited += 100) {
+      previous = this.reads;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return this.reads;
+  }
+
   private count(chunk: Uint8Array): void {
     this.reads++;
     this.bytesRead += chunk.byteLength;

@@ -7,9 +7,9 @@
  * upstream reads resume; when it leaves, the upstream is stopped and the
  * call's `signal` (which a custom upstream may follow) is aborted.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AUTH, KEY } from '../helpers/e2e-fixtures.js';
+import { startChatStream } from '../helpers/raw-chat-stream.js';
 import { ScriptedBody, scriptedUpstream } from '../helpers/scripted-upstream.js';
 import { MOUNTS, type StartedApp, startApp } from '../helpers/start-app.js';
 
@@ -28,33 +28,6 @@ const BOUND_BYTES = 32 * 1024 * 1024;
 /** Where the upstream gives up, so that a relay ignoring backpressure fails the test instead of exhausting the heap. */
 const UPSTREAM_BYTES = 2 * BOUND_BYTES;
 
-/** Opens a chat stream and resolves with its response, paused, once the head arrived. */
-function openStream(url: string): Promise<IncomingMessage> {
-  const payload = JSON.stringify({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-    });
-    req.once('response', (res) => {
-      res.pause();
-      resolve(res);
-    });
-    req.once('error', reject);
-    req.end(payload);
-  });
-}
-
-/** Waits (up to `limitMs`) for a 100 ms window in which `body` was not read; returns its read count then. */
-async function stalled(body: ScriptedBody, limitMs = 5000): Promise<number> {
-  let previous = -1;
-  for (let waited = 0; waited < limitMs && body.reads !== previous; waited += 100) {
-    previous = body.reads;
-    await sleep(100);
-  }
-  return body.reads;
-}
-
 describe.each(MOUNTS)('a client that stops reading, on %s', (mount) => {
   let app: StartedApp | undefined;
 
@@ -66,11 +39,12 @@ describe.each(MOUNTS)('a client that stops reading, on %s', (mount) => {
   it('stops the upstream reads within bounded bytes, resumes them when it reads again, and stops the upstream when it leaves', async () => {
     const upstream = scriptedUpstream(() => new ScriptedBody(CHUNK, UPSTREAM_BYTES));
     app = await startApp(mount, { auth: AUTH, routes: [{ match: '*', upstream }] });
-    const res = await openStream(app.url);
+    const res = await startChatStream(app.url, KEY);
+    res.pause();
     expect(res.statusCode).toBe(200);
     const body = upstream.bodies[0]!;
 
-    const stalledAt = await stalled(body);
+    const stalledAt = await body.untilStalled();
     await sleep(200);
     // Still not reading: an unpaced relay would be buffering the upstream here.
     expect(body.reads).toBe(stalledAt);
@@ -86,7 +60,7 @@ describe.each(MOUNTS)('a client that stops reading, on %s', (mount) => {
     expect(received).toBeGreaterThan(0);
 
     res.pause();
-    const stalledAgain = await stalled(body);
+    const stalledAgain = await body.untilStalled();
     // Whatever the client has not read yet sits in the same bounded buffers.
     expect(body.bytesRead - received).toBeLessThan(BOUND_BYTES);
     await sleep(200);
