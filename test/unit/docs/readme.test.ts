@@ -1,17 +1,18 @@
 /**
- * The README's model matrix and validator snippet must stay true to the code.
+ * The README opens with the two set-up commands, and the model matrix on
+ * docs/models.md stays true to the SPEC.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { messagesRequestSchema, safeParseRequest } from 'modelgate';
+import { DEFAULT_MODELS } from 'modelgate';
 import { SPEC_MATRIX } from '../models/spec-matrix.js';
+import { codeBlocks, readDoc } from './markdown.js';
 
-const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+const MATRIX_HEADER = '| Model | temperature | thinking | prompt caching | min cacheable prefix |';
 
-function matrixRows(): string[][] {
-  const start = readme.indexOf('| Model | temperature | thinking | prompt caching | min cacheable prefix |');
+function matrixRows(page: string): string[][] {
+  const start = page.indexOf(MATRIX_HEADER);
   expect(start).toBeGreaterThan(-1);
-  const lines = readme.slice(start).split('\n').slice(2);
+  const lines = page.slice(start).split('\n').slice(2);
   const rows: string[][] = [];
   for (const line of lines) {
     if (!line.startsWith('|')) break;
@@ -22,19 +23,29 @@ function matrixRows(): string[][] {
 
 describe('README', () => {
   it('shows the two set-up commands first', () => {
-    const firstBlock = readme.slice(readme.indexOf('```sh'), readme.indexOf('```', readme.indexOf('```sh') + 5));
-    expect(firstBlock).toContain('npm install && npm start');
-    expect(firstBlock).toContain('npm test');
+    const first = codeBlocks('README.md', readDoc('README.md'))[0];
+    expect(first?.lang).toBe('sh');
+    expect(first?.code).toContain('npm install && npm start');
+    expect(first?.code).toContain('npm test');
   });
 
+  it('links the model matrix page', () => {
+    expect(readDoc('README.md')).toContain('](docs/models.md)');
+  });
+});
+
+describe('docs/models.md', () => {
   it('lists the model matrix exactly as SPEC 2.6 gives it', () => {
     const expected = SPEC_MATRIX.map((m) => [m.id, m.temperature, m.thinking, m.caching, String(m.minCacheableTokens)]);
-    expect(matrixRows()).toEqual(expected);
+    expect(matrixRows(readDoc('docs/models.md'))).toEqual(expected);
   });
 
-  it('validator snippet: the failure names the missing field', () => {
-    const result = safeParseRequest(messagesRequestSchema, { model: 'vendora-haiku-4-5', messages: [] });
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.message).toContain('max_tokens: field required');
+  it('lists the catalog the code serves', () => {
+    const served = DEFAULT_MODELS.map((m) => [m.id, m.temperature, m.thinking, m.caching, String(m.minCacheableTokens)]);
+    expect(matrixRows(readDoc('docs/models.md'))).toEqual(served);
+  });
+
+  it('shows the matrix once, on its own page', () => {
+    for (const file of ['README.md', 'docs/configuration.md', 'docs/agents.md']) expect(readDoc(file)).not.toContain(MATRIX_HEADER);
   });
 });
