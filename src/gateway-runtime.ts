@@ -13,6 +13,7 @@ import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
 import { createLimiter, type Limiter } from './limits/limiter.js';
 import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
+import { createModelLabel } from './observability/model-label.js';
 import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
@@ -106,7 +107,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     },
     routedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
-    observe: createObservability(options, (model) => catalog.get(model)?.id ?? (routedIds.has(model) ? model : undefined)),
+    observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
     async close() {
       limiter?.close();
       const upstreams = new Set((routes ?? []).flatMap((route) => [

@@ -135,10 +135,54 @@ export function matchEndpoint(
       }),
     };
   }
+  const misplaced = misplacedPath(segments, headers);
+  const where = `No endpoint at ${method.toUpperCase()} /${segments.join('/')}`;
   return {
-    format,
-    error: new GatewayError('NOT_FOUND', `No endpoint at ${method.toUpperCase()} /${segments.join('/')}. See the endpoint list in the modelgate README.`, {
+    format: misplaced?.format ?? format,
+    error: new GatewayError('NOT_FOUND', misplaced ? `${where}: ${misplaced.hint}` : `${where}. See the endpoint list in the modelgate README.`, {
       chatCode: 'unknown_url',
     }),
   };
+}
+
+function isKnownPath(segments: readonly string[]): boolean {
+  return PATTERNS.some((pattern) => matches(pattern, segments));
+}
+
+/** A version segment (`v1`, `v2`, `v1beta`): a path with one other than a doubled /v1 gets no hint. */
+const VERSION = /^v\d+(?:[a-z]\w*)?$/i;
+
+/** How each kind of client takes its base URL (SPEC 1.4). */
+const CHAT_BASE = "chat-completions clients take the gateway's URL followed by /v1";
+const MESSAGES_BASE = "the vendor's messages client adds /v1 itself: its base URL is the gateway's URL without /v1";
+
+/**
+ * The hint for a known endpoint reached with a base URL off by one `/v1`:
+ * twice (`/v1/v1/messages`: a messages client given a base URL ending in
+ * /v1) or missing (`/chat/completions`: a chat client given the bare
+ * origin). Only the node:http and fetch handlers hand the core paths
+ * without /v1; the framework mounts leave those to the app.
+ */
+function misplacedPath(segments: readonly string[], headers: IncomingHeaders): { hint: string; format: WireFormat } | undefined {
+  if (segments[0] === 'v1' && segments[1] === 'v1') {
+    const fixed = segments.slice(1);
+    if (!isKnownPath(fixed)) return undefined;
+    const format = formatOf(fixed, headers);
+    const path = `/${fixed.join('/')}`;
+    return format === 'messages'
+      ? { format, hint: `the path has /v1 twice. Remove /v1 from the end of the client's base URL so it calls ${path} (${MESSAGES_BASE}).` }
+      : { format, hint: `the path has /v1 twice: the base URL already ends in /v1 and the client adds another. Remove one /v1 from the base URL so it calls ${path} (${CHAT_BASE}).` };
+  }
+  if (segments.some((segment) => VERSION.test(segment))) return undefined;
+  // The endpoint's own segments may follow a mount prefix (`/api/chat/completions` → `/api/v1/chat/completions`).
+  for (let at = 0; at < segments.length; at++) {
+    const fixed = ['v1', ...segments.slice(at)];
+    if (!isKnownPath(fixed)) continue;
+    const format = formatOf(fixed, headers);
+    const path = `/${[...segments.slice(0, at), ...fixed].join('/')}`;
+    return fixed[1] === 'chat'
+      ? { format, hint: `the gateway serves it at ${path}. Add /v1 to the end of the client's base URL (${CHAT_BASE}).` }
+      : { format, hint: `the gateway serves it at ${path}. Add /v1 to the end of the client's base URL (${CHAT_BASE}; ${MESSAGES_BASE}).` };
+  }
+  return undefined;
 }

@@ -4,14 +4,9 @@
 import { GatewayError } from '../errors.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import type { GatewayRequest, Principal } from '../types.js';
+import { describeMissingKey } from './describe-missing-key.js';
 import { readCredentials, type CredentialSource } from './read-credentials.js';
 import type { VerifyKey } from './verify-key.js';
-
-function missingKeyMessage(source: CredentialSource): string {
-  return source === 'bearer'
-    ? 'Missing API key: send it as "Authorization: Bearer <key>".'
-    : 'Missing API key: send it as "x-api-key: <key>" or "Authorization: Bearer <key>".';
-}
 
 /**
  * Returns the principal of the first key that verifies (x-api-key before
@@ -40,10 +35,15 @@ interface Authenticated {
   key: string;
 }
 
-function invalidKey(): GatewayError {
-  return new GatewayError('AUTHENTICATION_FAILED', 'Invalid API key: the key sent is not one this gateway accepts.', {
-    chatCode: 'invalid_api_key',
-  });
+/** A key that starts with the scheme: a client added `Bearer ` before an API key set as `Bearer sk-...`. */
+const SCHEME_IN_KEY = /^bearer\s/i;
+
+function invalidKey(keys: readonly string[]): GatewayError {
+  const doubled = keys.some((key) => SCHEME_IN_KEY.test(key));
+  const message = doubled
+    ? 'Invalid API key: the key sent starts with "Bearer ": set the API key without the scheme (clients add "Bearer " themselves).'
+    : 'Invalid API key: the key sent is not one this gateway accepts.';
+  return new GatewayError('AUTHENTICATION_FAILED', message, { chatCode: 'invalid_api_key' });
 }
 
 /**
@@ -55,7 +55,7 @@ function invalidKey(): GatewayError {
 export function authenticateKeyNow(request: GatewayRequest, source: CredentialSource, verify: VerifyKey): MaybePromise<Authenticated> {
   const keys = readCredentials(request.headers, source);
   if (keys.length === 0) {
-    throw new GatewayError('AUTHENTICATION_FAILED', missingKeyMessage(source), { chatCode: 'invalid_api_key' });
+    throw new GatewayError('AUTHENTICATION_FAILED', describeMissingKey(request.headers, source), { chatCode: 'invalid_api_key' });
   }
   for (let index = 0; index < keys.length; index++) {
     const key = keys[index]!;
@@ -63,7 +63,7 @@ export function authenticateKeyNow(request: GatewayRequest, source: CredentialSo
     if (isThenable(verified)) return verifyLater(request, keys, index, verified, verify);
     if (verified) return { principal: verified, key };
   }
-  throw invalidKey();
+  throw invalidKey(keys);
 }
 
 /** The rest of {@link authenticateKeyNow} once a verifier answered with a promise (for `keys[index]`). */
@@ -80,7 +80,7 @@ async function verifyLater(
     const principal = await verify(keys[next]!, request);
     if (principal) return { principal, key: keys[next]! };
   }
-  throw invalidKey();
+  throw invalidKey(keys);
 }
 
 /** Throws `PERMISSION_DENIED` when the principal may not use `model`. */

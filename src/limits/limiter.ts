@@ -8,16 +8,16 @@
  *
  * @internal
  */
-import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayResponse } from '../types.js';
 import { estimateCall, loadedTokenCounters, loadTokenCounters, upstreamCalls } from './estimate-call.js';
 import { guardStore, type Reservation } from './guarded-store.js';
 import { limitHeaders } from './limit-headers.js';
 import type { LimitRule, LimitsOptions } from './limit-options.js';
-import type { CheckState, LeaseRenewal, LimitStore } from './limit-store.js';
+import type { LeaseRenewal, LimitStore } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
-import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type Meter, type PlanInput, planLimits } from './plan-limits.js';
+import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type PlanInput, planLimits } from './plan-limits.js';
+import { refusal } from './refusal.js';
 import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
 import { abortSourceOf } from '../upstreams/abort-source.js';
 
@@ -44,51 +44,6 @@ function holdsLease(plan: LimitPlan): boolean {
 
 function needsEstimate(rules: readonly CompiledRule[]): boolean {
   return rules.some((rule) => rule.rule.tokens !== undefined || rule.rule.budget !== undefined);
-}
-
-function seconds(ms: number): string {
-  const value = ms / 1000;
-  return value >= 10 ? `${Math.ceil(value)} s` : `${Number(value.toFixed(1))} s`;
-}
-
-function describe(meter: Meter, state: CheckState, rule: { windowMs?: number }): string {
-  switch (meter.kind) {
-    case 'requests':
-      return `requests: ${meter.limit} per ${seconds(rule.windowMs ?? 60_000)}`;
-    case 'tokens':
-      return `tokens: this request needs ${meter.reserved} (${meter.count}, estimated) of ${meter.limit} per ${seconds(meter.windowMs)}, ${state.remaining} left`;
-    case 'concurrent':
-      return `concurrent requests: at most ${meter.limit} at once`;
-    case 'budget':
-      return `budget: ${meter.limit} per ${seconds(meter.periodMs)} is spent`;
-  }
-}
-
-/** The 429 for a refused reservation: the real wait until every check fits. */
-function refusal(plan: LimitPlan, states: readonly CheckState[], headers: Record<string, string>): GatewayError {
-  const failed = plan.meters.map((meter, index) => ({ meter, state: states[index]!, check: plan.checks[index]! })).filter(({ state }) => state.retryAfterMs !== 0);
-  const never = failed.some(({ state }) => state.retryAfterMs < 0);
-  const waitMs = Math.max(...failed.map(({ state }) => state.retryAfterMs));
-  const budget = failed.some(({ meter }) => meter.kind === 'budget');
-  const reasons = failed.map(({ meter, state, check }) => describe(meter, state, check.kind === 'bucket' ? { windowMs: check.windowMs } : {})).join('; ');
-  const out = { ...headers };
-  let message: string;
-  if (never) {
-    message = `This request can never fit this key's limits (${reasons}); make it smaller (fewer input tokens, a lower max_tokens or n) or raise the limit.`;
-    out['x-should-retry'] = 'false';
-  } else {
-    message = `Rate limit reached for this key (${reasons}). Retry in ${seconds(waitMs)}.`;
-    out['retry-after'] = String(Math.max(1, Math.ceil(waitMs / 1000)));
-    out['retry-after-ms'] = String(Math.max(1, Math.ceil(waitMs)));
-    // A spent budget comes back with the next period: clients' quick automatic retries cannot help.
-    if (budget) out['x-should-retry'] = 'false';
-  }
-  return new GatewayError('RATE_LIMITED', message, {
-    chatCode: budget ? 'insufficient_quota' : 'rate_limit_exceeded',
-    ...(budget ? { chatType: 'insufficient_quota' } : {}),
-    messagesType: 'rate_limit_error',
-    headers: out,
-  });
 }
 
 /** The rules that apply to one model, and whether they need the request's size. */

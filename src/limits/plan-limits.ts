@@ -25,7 +25,8 @@ export interface CallEstimate {
 /** What a check measures. */
 export type Meter =
   | { kind: 'requests'; limit: number }
-  | { kind: 'tokens'; limit: number; count: TokenCount; reserved: number; capacity: number; windowMs: number }
+  /** `input` and `output`: this request's estimated prompt tokens (all calls) and reserved output (all choices). */
+  | { kind: 'tokens'; limit: number; count: TokenCount; reserved: number; capacity: number; windowMs: number; input: number; output: number }
   | { kind: 'concurrent'; limit: number }
   | { kind: 'budget'; limit: number; reserved: number; price: ModelPrice; periodMs: number };
 
@@ -180,10 +181,12 @@ export function planLimits(input: PlanInput): LimitPlan {
     if (tokens) {
       const { inputTokens, outputTokens, choices, calls } = (estimate ??= (input.estimate as () => CallEstimate)());
       const count = tokens.count ?? 'input+output';
-      const reserved = countedTokens(count, inputTokens * calls, outputTokens * choices);
+      const inputCount = inputTokens * calls;
+      const outputCount = outputTokens * choices;
+      const reserved = countedTokens(count, inputCount, outputCount);
       const windowMs = (tokens.windowSeconds ?? 60) * 1000;
       checks[at] = { kind: 'bucket', key: keys.tokens, capacity: tokens.limit, windowMs, amount: reserved };
-      meters[at++] = { kind: 'tokens', limit: tokens.limit, count, reserved, capacity: tokens.limit, windowMs };
+      meters[at++] = { kind: 'tokens', limit: tokens.limit, count, reserved, capacity: tokens.limit, windowMs, input: inputCount, output: outputCount };
     }
     if (concurrent !== undefined) {
       leaseId ??= newLeaseId();

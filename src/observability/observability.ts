@@ -5,6 +5,7 @@
  * @internal
  */
 import type { GatewayContext } from '../gateway-context.js';
+import type { ModelLabel } from './model-label.js';
 import type { GatewayLogger, ObservabilityOptions } from './options.js';
 import { createOtelSignals, type OtelSignals } from './otel-signals.js';
 import { createPrometheusMetrics, type PrometheusMetrics } from './prometheus-metrics.js';
@@ -14,8 +15,8 @@ export interface ObservabilitySignals {
   readonly otel: OtelSignals | undefined;
   readonly prometheus: PrometheusMetrics | undefined;
   readonly logger: GatewayLogger | undefined;
-  /** The served model id a requested model name stands for (catalog or exact-string route), else undefined: bounds the `model` label. */
-  readonly servedModel: (model: string) => string | undefined;
+  /** The `model` label of a requested model id (see model-label.ts); undefined counts as `other`. */
+  readonly modelLabel: ModelLabel;
 }
 
 /** Starts the observation of a request. */
@@ -23,18 +24,18 @@ export type ObserveRequest = (ctx: GatewayContext) => RequestObservation;
 
 /**
  * The request observer of `options`, or `undefined` when no observability
- * option is set. `servedModel` names the models the gateway serves by name
- * (default: none, so every model not yet resolved to a catalog entry or
- * route counts as `other`).
+ * option is set. `modelLabel` labels the models the gateway serves by name
+ * or by a configured route (default: none, so every model not yet resolved
+ * to a catalog entry counts as `other`).
  */
-export function createObservability(options: ObservabilityOptions, servedModel: (model: string) => string | undefined = () => undefined): ObserveRequest | undefined {
+export function createObservability(options: ObservabilityOptions, modelLabel: ModelLabel = () => undefined): ObserveRequest | undefined {
   const { openTelemetry, prometheus, logger } = options;
   if (!openTelemetry && !prometheus && !logger) return undefined;
   const signals: ObservabilitySignals = {
     otel: openTelemetry ? createOtelSignals(openTelemetry) : undefined,
     prometheus: prometheus ? createPrometheusMetrics(prometheus) : undefined,
     logger: logger ? logger.child({ component: 'modelgate' }) : undefined,
-    servedModel,
+    modelLabel,
   };
   // OpenTelemetry alone with no SDK registered records nothing: no per-request work at all.
   if (!signals.otel && !signals.prometheus && !signals.logger) return undefined;

@@ -1,7 +1,8 @@
 /**
  * The gateway's Prometheus metrics, registered on the app's prom-client
  * `Registry`. Labels are bounded: endpoint names, configured upstream names,
- * served model ids (others count as `other`), statuses, token types, and the
+ * model ids served by name, configured route patterns (others count as
+ * `other`), statuses, token types, and the
  * principal id only when `principalLabel` is set.
  *
  * @internal

@@ -14,6 +14,7 @@ import type { TokenUsage } from '../usage.js';
 import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
 import { CallObservation, errorTypeOf } from './call-observation.js';
 import type { Attributes } from './genai-attributes.js';
+import type { ModelLabel } from './model-label.js';
 import { observeBody } from './observe-body.js';
 import type { ObservabilitySignals } from './observability.js';
 import type { Span } from './otel-signals.js';
@@ -45,13 +46,15 @@ function requestedModel(ctx: GatewayContext): string | undefined {
 /**
  * The model label: a model the gateway serves by name (a catalog model or an
  * exact-string route), also when the request was refused before it was routed
- * (a rule, a model the key may not use); else `other`; `none` before one is known.
+ * (a rule, a model the key may not use); else the label of the configured
+ * route that serves it (`gpt-*`, `/^gpt-/`, `route:2`); else `other`; `none`
+ * before one is known.
  */
-function modelLabelOf(ctx: GatewayContext, servedModel: (model: string) => string | undefined): string {
+function modelLabelOf(ctx: GatewayContext, modelLabel: ModelLabel): string {
   const model = requestedModel(ctx);
   if (model === undefined) return 'none';
   if (ctx.model) return ctx.model.id;
-  return servedModel(model) ?? (ctx.route?.route.match === model ? model : 'other');
+  return modelLabel(model, ctx.route?.route) ?? 'other';
 }
 
 /** What is kept of the context once the response is out (not the context itself: it holds the bodies). */
@@ -177,7 +180,7 @@ export class RequestObservation {
   }
 
   private label(ctx: GatewayContext): void {
-    this.modelLabel = modelLabelOf(ctx, this.signals.servedModel);
+    this.modelLabel = modelLabelOf(ctx, this.signals.modelLabel);
     if (ctx.principal) this.principalLabel = ctx.principal.id;
   }
 

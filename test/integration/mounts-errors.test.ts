@@ -100,7 +100,7 @@ describe.each(MOUNTS)('errors on %s', (mount) => {
       expect(response.status).toBe(401);
       const body = (await response.json()) as { error: { type: string; code: string; message: string } };
       expect(body.error.code).toBe('invalid_api_key');
-      expect(body.error.message).toMatch(/Missing API key/);
+      expect(body.error.message).toMatch(/x-api-key header, which chat completions do not read.*Authorization: Bearer <key>/);
     });
 
     it.each([

@@ -83,14 +83,14 @@ describe('Prometheus metrics', () => {
     expect(sumOf(samples, 'modelgate_tokens_total', { model: 'vendora-sonnet-4-6', type: 'input' })).toBe(
       message.usage.input_tokens + (message.usage.cache_read_input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0),
     );
-    // A model no route names exactly is counted, but not as its own series.
+    // A model no route names exactly is counted under the pattern of the route that serves it, not as its own series.
     await openAIClient(app.url).chat.completions.create({ model: 'some-unlisted-model-7', messages: user });
     samples = await scrape();
     expect(samplesOf(samples, 'modelgate_requests_total', { model: 'some-unlisted-model-7' })).toEqual([]);
-    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: 'other' })).toBe(1);
+    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: '*' })).toBe(1);
   });
 
-  it('requests refused by the rules keep the model label when the gateway serves that model, and `other` otherwise', async () => {
+  it('requests refused by the rules keep the model label when the gateway serves that model, and the serving route\'s pattern otherwise', async () => {
     // SPEC 7's temperature rule answers before the body is kept: the catalog model is still named.
     await expect(
       anthropicClient(app.url).messages.create({ model: 'vendora-opus-4-7', max_tokens: 8, temperature: 0.3, messages: user } as Anthropic.MessageCreateParamsNonStreaming),
@@ -104,7 +104,7 @@ describe('Prometheus metrics', () => {
     expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'messages', model: 'vendora-opus-4-7', status: '400', upstream: 'none' })).toBe(1);
     expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'messages', model: 'vendora-sonnet-4-6', status: '403', principal: 'team-b' })).toBe(1);
     expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: 'retry-me', status: '403' })).toBe(1);
-    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: 'other', status: '403' })).toBe(1);
+    expect(sumOf(samples, 'modelgate_requests_total', { endpoint: 'chat.completions', model: '*', status: '403' })).toBe(1);
     expect(samplesOf(samples, 'modelgate_requests_total', { model: 'made-up-model-x9' })).toEqual([]);
     expect(samplesOf(samples, 'modelgate_requests_total', { model: 'none', status: '403' })).toEqual([]);
   });

@@ -130,13 +130,28 @@ describe('authenticate: messages interface (bearer-or-api-key)', () => {
     expect(await authenticate(requestWith({ 'x-api-key': ` ${GOOD} ` }), source, staticVerify)).toEqual({ id: 'good' });
   });
 
-  it('non-Bearer scheme and empty values count as no key', async () => {
-    for (const headers of [{ authorization: `Basic ${GOOD}` }, { authorization: '' }, { 'x-api-key': '' }, { 'x-api-key': '  ' }]) {
+  it('empty values count as no key, and the message says which header was empty', async () => {
+    for (const [headers, said] of [
+      [{ authorization: '' }, 'the Authorization header is empty'],
+      [{ authorization: 'Bearer' }, 'the Authorization header says Bearer but carries no key'],
+      [{ 'x-api-key': '' }, 'the x-api-key header is empty'],
+      [{ 'x-api-key': '  ' }, 'the x-api-key header is empty'],
+    ] as const) {
       const error = await failure(authenticate(requestWith(headers), source, staticVerify));
       expect(error.status).toBe(401);
       expect(error.message).toMatch(/^Missing API key/);
-      expectNoKeyLeak(error, GOOD);
+      expect(error.message).toContain(said);
+      expect(error.message).toContain('"x-api-key: <key>" or "Authorization: Bearer <key>"');
     }
+  });
+
+  it('a key under another scheme is not "missing": the 401 names the scheme, never the key', async () => {
+    const error = await failure(authenticate(requestWith({ authorization: `Basic ${GOOD}` }), source, staticVerify));
+    expect(error.status).toBe(401);
+    expect(error.message).not.toMatch(/missing/i);
+    expect(error.message).toContain('the Authorization header uses the Basic scheme, not Bearer');
+    expect(error.message).toContain('"x-api-key: <key>" or "Authorization: Bearer <key>"');
+    expectNoKeyLeak(error, GOOD);
   });
 
   it('array-valued headers: the first value is checked', async () => {
@@ -153,11 +168,12 @@ describe('authenticate: chat completions (bearer)', () => {
     expect(await authenticate(requestWith({ authorization: `Bearer ${GOOD}` }), source, staticVerify)).toEqual({ id: 'good' });
   });
 
-  it('a valid x-api-key alone is NOT accepted: 401 saying to use Bearer', async () => {
+  it('a valid x-api-key alone is NOT accepted: 401 naming the header and saying to use Bearer', async () => {
     const error = await failure(authenticate(requestWith({ 'x-api-key': GOOD }), source, staticVerify));
     expect(error.status).toBe(401);
-    expect(error.message).toContain('Authorization: Bearer <key>');
-    expect(error.message).not.toContain('x-api-key');
+    expect(error.message).toBe(
+      'No API key read: the key came in the x-api-key header, which chat completions do not read (it is the messages interface\'s header). Send it as "Authorization: Bearer <key>" (the only header chat completions read).',
+    );
     expectNoKeyLeak(error, GOOD);
     const rendered = renderError(error, 'chat');
     expect(rendered.body).toEqual({

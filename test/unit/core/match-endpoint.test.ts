@@ -235,3 +235,64 @@ describe('matchEndpoint: unknown paths → 404 in the format they resemble', () 
     expect(errorOf(matchEndpoint('PATCH', '/v1/foo', {})).error.status).toBe(404);
   });
 });
+
+describe('matchEndpoint: a base URL off by one /v1 → 404 that says so', () => {
+  // SPEC 1.4: chat clients use {base_url}/v1, messages clients {base_url} (the client adds /v1/messages).
+  it.each([
+    ['POST', '/v1/v1/messages', {}],
+    ['POST', '/v1/v1/messages', VENDOR],
+    ['POST', '/v1/v1/messages/count_tokens?beta=true', VENDOR],
+    ['GET', '/v1/v1/models', VENDOR],
+  ] as const)('%s %s (a messages client given a base URL ending in /v1) → messages format, drop /v1', (method, path, headers) => {
+    const { error, format } = errorOf(matchEndpoint(method, path, headers));
+    expect(error.status).toBe(404);
+    expect(error.code).toBe('NOT_FOUND');
+    expect(format).toBe('messages');
+    expect(error.message).toContain('the path has /v1 twice');
+    expect(error.message).toContain("Remove /v1 from the end of the client's base URL");
+    expect(error.message).toContain(`calls ${path.replace('/v1/v1', '/v1').replace(/\?.*/, '')}`);
+    expect(renderError(error, format).body).toMatchObject({ type: 'error', error: { type: 'not_found_error', message: error.message } });
+  });
+
+  it.each([
+    ['POST', '/v1/v1/chat/completions'],
+    ['GET', '/v1/v1/models'],
+  ])('%s %s from a chat client → chat format, the base URL already ends in /v1', (method, path) => {
+    const { error, format } = errorOf(matchEndpoint(method, path, {}));
+    expect(error.status).toBe(404);
+    expect(format).toBe('chat');
+    expect(error.message).toContain('the base URL already ends in /v1 and the client adds another');
+    expect(renderError(error, format).body).toMatchObject({ error: { type: 'invalid_request_error', code: 'unknown_url' } });
+  });
+
+  it.each([
+    ['POST', '/chat/completions', '/v1/chat/completions', 'chat'],
+    ['GET', '/models', '/v1/models', 'chat'],
+    ['GET', '/models/gpt-4o', '/v1/models/gpt-4o', 'chat'],
+    ['POST', '/messages', '/v1/messages', 'messages'],
+    ['GET', '/files', '/v1/files', 'messages'],
+    ['POST', '/api/chat/completions', '/api/v1/chat/completions', 'chat'],
+  ] as const)('%s %s (no /v1; only the node:http and fetch handlers pass such paths on) → served at %s', (method, path, served, format) => {
+    const matched = errorOf(matchEndpoint(method, path, {}));
+    expect(matched.error.status).toBe(404);
+    expect(matched.format).toBe(format);
+    expect(matched.error.message).toBe(
+      `No endpoint at ${method} ${path}: the gateway serves it at ${served}. Add /v1 to the end of the client's base URL (chat-completions clients take the gateway's URL followed by /v1${
+        format === 'chat' && served.includes('chat') ? '' : "; the vendor's messages client adds /v1 itself: its base URL is the gateway's URL without /v1"
+      }).`,
+    );
+  });
+
+  it.each([
+    ['POST', '/v1/v1/embeddings'],
+    ['GET', '/v2/models'],
+    ['GET', '/v1beta/models'],
+    ['POST', '/completions'],
+    ['GET', '/'],
+    ['GET', '/health'],
+  ])('%s %s: no endpoint it could have meant → the plain 404', (method, path) => {
+    const { error } = errorOf(matchEndpoint(method, path, {}));
+    expect(error.status).toBe(404);
+    expect(error.message).toBe(`No endpoint at ${method} ${path}. See the endpoint list in the modelgate README.`);
+  });
+});
