@@ -199,14 +199,6 @@ describe('one call per batch', () => {
     }
     ioCluster.disconnect();
   });
-
-  it('rejects the settles that rode with a reserve that failed', async () => {
-    const failing: IoRedisLike = { evalsha: () => Promise.reject(new Error('connection lost')), eval: () => Promise.reject(new Error('connection lost')) };
-    const store = redisLimitStore({ client: failing });
-    const settled = store.settle([{ kind: 'concurrency', key: '{p}:cc', leaseId: 'a' }]);
-    await expect(store.reserve([{ kind: 'concurrency', key: '{p}:cc', limit: 1, leaseMs: DAY, leaseId: 'b' }])).rejects.toThrow('connection lost');
-    await expect(settled).rejects.toThrow('connection lost');
-  });
 });
 
 describe('call order within a turn', () => {
