@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { decideRedisSuites, REDIS_SUITES_GLOB } from './test/setup/redis-suites.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+// Without redis-server the Redis suites (*.redis.test.ts) are left out and the run says so; under CI=true it fails instead.
+const redis = decideRedisSuites(here('.'));
 
 export default defineConfig({
   resolve: {
@@ -18,6 +21,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(redis.kind === 'leave-out' ? [REDIS_SUITES_GLOB] : [])],
+    globalSetup: ['test/setup/redis-global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Most suites wait on sockets and timers, not the CPU: one worker more than there are cores

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * `node bench/fault-path-cost.mjs`: what the fault-path checks of issue 12
- * cost per request, measured in one process on the built package, as CPU
- * time (user + system) per request of the gateway core (`gateway.handle()`
- * plus draining the answer) against an in-memory upstream, so that network
- * and load generator noise stay out:
+ * `node bench/fault-path-cost.mjs`: what the fault-path checks (no broken
+ * 200, no stream of garbage) cost per request, measured in one process on
+ * the built package, as CPU time (user + system) per request of the
+ * gateway core (`gateway.handle()` plus draining the answer) against an
+ * in-memory upstream, so that network and load generator noise stay out:
  *
  *   json-1k      a relayed non-streamed chat answer of ~450 bytes (read whole, checked, one write)
  *   json-64k     the same padded to 64 KiB

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/observability-cost.mjs`: what the gateway's observability
- * (issue 15) costs per request, measured in one process on the built
+ * (logs, metrics, traces) costs per request, measured in one process on the built
  * package, as CPU time (user + system) per request of the gateway core
  * (`gateway.handle()` plus draining the answer) against an in-memory
  * upstream, so that network and load generator noise stay out.

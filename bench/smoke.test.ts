@@ -44,7 +44,7 @@ describe('bench --smoke', () => {
 
     expect(report.meta.profile).toBe('smoke');
     expect(stdout).toContain('### chat, non-streamed');
-    expect(stdout).toContain('### Issue-8 and issue-12 targets');
+    expect(stdout).toContain('### Targets');
     const cases = report.rows.map((row) => `${row.target}/${row.scenario}`).sort();
     expect(cases).toEqual([
       'bare-node/chat', 'bare-node/slow-readers', 'bare-node/slow-streams', 'bare-node/stream-50',

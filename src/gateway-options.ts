@@ -25,7 +25,7 @@ export interface GatewayOptions extends ObservabilityOptions {
    * messages format, all others in the chat format).
    */
   routes?: readonly Route[];
-  /** The model matrix. Default: the twelve models of SPEC 2.6 (`DEFAULT_CATALOG`). */
+  /** The model matrix. Default: the twelve messages-interface models (`DEFAULT_CATALOG`). */
   catalog?: Catalog;
   /**
    * Serves `/v1/files`. Default: the simulator's store when no `routes` are
@@ -43,7 +43,7 @@ export interface GatewayOptions extends ObservabilityOptions {
   dropUnsupportedParams?: boolean;
   /**
    * Convert a messages request's `thinking` to the form the model takes
-   * instead of answering the SPEC 7 error, for agent clients that send
+   * instead of answering the thinking rule's 400 error, for agent clients that send
    * `thinking: {type: "adaptive"}` to every model: adaptive on a model that
    * takes `enabled` → enabled with the budget of `output_config.effort`
    * (`reasoningBudgets`; default `high`), at most half of `max_tokens`

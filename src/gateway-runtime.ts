@@ -57,8 +57,8 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
 
 /**
  * The file store when `routes` are set and `files` is not: the vendor's
- * files behind the first messages-format upstream of the routes (SPEC 4
- * lists the file endpoints as available). None when no route has one.
+ * files behind the first messages-format upstream of the routes (the file
+ * endpoints are available). None when no route has one.
  * Routes with `keyPassthrough` are skipped: their upstream may hold no key
  * of its own, and the file endpoints never forward a caller's key.
  */

@@ -40,7 +40,7 @@ export interface Gateway {
   authenticate(ctx: GatewayContext): Promise<void>;
   /** Step 2: JSON body and schema → `ctx.body` (400/413/415). */
   validate(ctx: GatewayContext): void;
-  /** Step 3: model permission (403), route (404) and the model rules of SPEC 2.6 (400). */
+  /** Step 3: model permission (403), route (404) and the model matrix's rules (400). */
   enforceRules(ctx: GatewayContext): Promise<void>;
   /**
    * Step 4: serve the endpoint (upstream call, listing, files). Runs any
@@ -180,7 +180,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Once validated, the body stays as the later steps left it (a dropped parameter stays dropped).
       if (!isModelEndpoint(endpoint.name) || ctx.body) return;
       const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
-      // SPEC 7's temperature rule answers before the schema's range and type checks.
+      // The temperature rule answers before the schema's range and type checks.
       const checked = applyTemperatureRuleFirst(ctx, raw, runtime.catalog, runtime.options.dropUnsupportedParams === true);
       ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], checked) as Record<string, unknown>;
     },

@@ -16,7 +16,7 @@ export * from './render-error.js';
 export type { UsageRecord, TokenUsage } from './usage.js';
 export type { GatewayLogger, ObservabilityOptions, OpenTelemetryOptions, PrometheusOptions } from './observability/options.js';
 
-// Model matrix and rules (SPEC 2.6, 7, 8).
+// Model matrix and the per-model rules (temperature, thinking, caching).
 export * from './models/catalog.js';
 export {
   checkModelRules,

@@ -1,5 +1,5 @@
 /**
- * Maps method + path to one of the endpoints of SPEC section 4.
+ * Maps method + path to one of the gateway's endpoints.
  */
 import { GatewayError } from './errors.js';
 import type { IncomingHeaders, WireFormat } from './types.js';
@@ -97,7 +97,7 @@ export function splitUrl(url: string): { segments: string[]; query: Record<strin
 
 /**
  * The endpoint for `method` + `url`, or a `GatewayError`: 404 for unknown
- * paths (every batches path among them, SPEC 4), 405 for a known path with
+ * paths (every batches path among them: batches do not exist here), 405 for a known path with
  * another method. The error carries the format to render it in.
  */
 export function matchEndpoint(
@@ -111,7 +111,7 @@ export function matchEndpoint(
   }
   const { segments, query } = splitUrl(url);
   const format = formatOf(segments, headers);
-  // Batches do not exist on this gateway (SPEC 4); answer before any other match.
+  // Batches do not exist on this gateway; answer before any other match.
   if (segments[1] === 'messages' && segments[2] === 'batches') {
     return {
       format: 'messages',

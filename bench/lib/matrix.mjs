@@ -38,14 +38,14 @@ export const TARGETS = {
   'floor-node': { label: 'floor: node:http, parse + validate + complete-JSON check', kind: 'bare', script: 'servers/floor-node.mjs', bare: 'bare-node' },
   'floor-fastify': { label: 'floor: Fastify 5, parse + validate + complete-JSON check', kind: 'bare', script: 'servers/floor-fastify.mjs', bare: 'bare-fastify' },
   'floor-hono': { label: 'floor: Hono, parse + validate + complete-JSON check', kind: 'bare', script: 'servers/floor-hono.mjs', bare: 'bare-hono' },
-  // Limits (issue 14): the same node:http server with requests + concurrency limits; ratios are to modelgate-node.
+  // Limits: the same node:http server with requests + concurrency limits; ratios are to modelgate-node.
   'modelgate-node-limits': {
     label: 'modelgate, node:http, limits in memory', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'memory' }, bare: 'modelgate-node',
   },
   'modelgate-node-limits-redis': {
     label: 'modelgate, node:http, limits in Redis', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_LIMITS: 'redis' }, bare: 'modelgate-node', redis: true,
   },
-  // Issue 15: the cost of observability, each compared with `modelgate-node` (`baseline`) in the same run.
+  // The cost of observability, each compared with `modelgate-node` (`baseline`) in the same run.
   'modelgate-node-otel-api': {
     label: 'modelgate, node:http, openTelemetry on, no SDK', kind: 'modelgate', script: 'servers/modelgate-node.mjs', env: { BENCH_OBS: 'api' }, bare: 'bare-node', baseline: 'modelgate-node',
   },
@@ -71,7 +71,7 @@ const ALL_PROXIES = [
 const MODELGATE = ['modelgate-node', 'modelgate-express', 'modelgate-koa', 'modelgate-fastify', 'modelgate-hono'];
 const LIMITS = ['modelgate-node-limits', 'modelgate-node-limits-redis'];
 const FLOORS = ['floor-node', 'floor-fastify', 'floor-hono'];
-/** The observability cost targets (issue 15). */
+/** The observability cost targets. */
 const OBSERVED = ['modelgate-node-otel-api', 'modelgate-node-sdk-only', 'modelgate-node-sdk-active', 'modelgate-node-observed'];
 
 /**

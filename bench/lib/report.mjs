@@ -1,7 +1,7 @@
 /**
  * Turns the raw rows of a run into ratios (to the direct upstream and to
  * the bare proxy of the same framework, both measured in the same run),
- * checks the issue-8 targets, and prints the tables.
+ * checks the performance targets, and prints the tables.
  */
 import { SCENARIOS, TARGETS } from './matrix.mjs';
 
@@ -36,7 +36,7 @@ export function addRatios(rows) {
     }
     const baselineId = TARGETS[row.target].baseline;
     if (baselineId) {
-      // Issue 15: the same server without observability, same scenario, same run.
+      // Observability cost: the same server without observability, same scenario, same run.
       const base = find(rows, row.scenario, baselineId);
       row.baseline = baselineId;
       row.throughputXBaseline = scenario.type === 'stream' ? ratio(row.eventsPerSec, base?.eventsPerSec) : ratio(row.rps, base?.rps);
@@ -71,7 +71,7 @@ function check(name, value, limit, cmp, detail) {
   return { name, value: Number(value.toFixed(3)), limit, cmp, status: met ? 'met' : 'NOT met', detail };
 }
 
-/** The issue-8 targets, each `{ name, value, limit, status }`. CPU-based figures are the noise-robust ones. */
+/** The performance targets, each `{ name, value, limit, status }`. CPU-based figures are the noise-robust ones. */
 export function checkTargets(rows, limitsCost) {
   const out = [];
   const pairs = [
@@ -104,7 +104,7 @@ export function checkTargets(rows, limitsCost) {
   out.push(check('modelgate-node stream-5000: events/s on one core (1e6 / CPU µs per event)', s ? 1e6 / s.cpuUsPerEvent : null, 150_000, '>='));
   const t = find(rows, 'stream-5000-translated', 'modelgate-node');
   out.push(check('modelgate-node: translated stream CPU per event vs passthrough', t?.cpuXCompare, 2, '<='));
-  // Issue 14: what limits add to the same node:http server (requests + concurrency rules, all admitted).
+  // Limits: what they add to the same node:http server (requests + concurrency rules, all admitted).
   for (const scenario of ['chat', 'messages']) {
     const base = find(rows, scenario, 'modelgate-node');
     const memory = find(rows, scenario, 'modelgate-node-limits');
@@ -118,24 +118,24 @@ export function checkTargets(rows, limitsCost) {
   const inRedis = limitsCost?.rows?.find((row) => row.config === 'redis: requests + concurrent');
   // One call per request; settles that find no reserve to ride with go out batched per principal, a few per thousand here.
   out.push(check('limits in Redis: script calls per request (in-process, requests + concurrent)', inRedis?.redisCallsPerReq ?? null, 1.05, '<='));
-  // Issue 15: observability off by default costs nothing measurable; the OTel SDK + prom-client keep ≥ 0.9× throughput.
+  // Observability: off by default it costs nothing measurable; the OTel SDK + prom-client keep ≥ 0.9× throughput.
   for (const [target, limit, what] of [['modelgate-node-otel-api', 0.95, 'openTelemetry on, no SDK'], ['modelgate-node-observed', 0.9, 'OTel SDK + prom-client']]) {
     for (const scenario of OBSERVABILITY_SCENARIOS) {
       const row = find(rows, scenario, target);
-      out.push(check(`issue 15, ${what}, ${scenario}: throughput vs modelgate-node (by CPU)`, row?.throughputByCpuXBaseline, limit, '>='));
-      out.push(check(`issue 15, ${what}, ${scenario}: throughput vs modelgate-node (measured)`, row?.throughputXBaseline, limit, '>='));
+      out.push(check(`observability (${what}), ${scenario}: throughput vs modelgate-node (by CPU)`, row?.throughputByCpuXBaseline, limit, '>='));
+      out.push(check(`observability (${what}), ${scenario}: throughput vs modelgate-node (measured)`, row?.throughputXBaseline, limit, '>='));
     }
   }
   const slow = find(rows, 'slow-streams', 'modelgate-node');
   out.push(check('modelgate-node: memory per open stream vs bare proxy', slow?.memXBare, 1.1, '<='));
   out.push(check('modelgate-node: first-event delay (p50) at 1,000 opening streams vs bare proxy', slow?.firstEventXBare, 1.2, '<='));
-  // Issue 12.
-  out.push(check('issue 12: modelgate-node first-event delay p99 at 1,000 opening slow streams vs bare proxy', slow?.firstEventP99XBare, 1.2, '<='));
+  // Slow clients: slow-opening streams and clients that stop reading.
+  out.push(check('modelgate-node first-event delay p99 at 1,000 opening slow streams vs bare proxy', slow?.firstEventP99XBare, 1.2, '<='));
   for (const [mg, bare] of [['modelgate-node', 'bare-node'], ['modelgate-express', 'bare-express'], ['modelgate-koa', 'bare-koa']]) {
     const readers = find(rows, 'slow-readers', mg);
     if (!readers && mg !== 'modelgate-node') continue;
-    out.push(check(`issue 12: ${mg} memory per slow-reading stream vs ${bare}`, readers?.memXBare, 1.2, '<='));
-    out.push(check(`issue 12: ${mg} upstreams of never-reading clients held back (share writing ≤ 256 KB during the window)`, readers ? readers.heldBack / readers.stalled : null, 1, '>='));
+    out.push(check(`${mg} memory per slow-reading stream vs ${bare}`, readers?.memXBare, 1.2, '<='));
+    out.push(check(`${mg} upstreams of never-reading clients held back (share writing ≤ 256 KB during the window)`, readers ? readers.heldBack / readers.stalled : null, 1, '>='));
   }
   return out;
 }
@@ -199,7 +199,7 @@ export function formatReport(rows, targets) {
   }
   const observed = rows.filter((r) => TARGETS[r.target].baseline !== undefined);
   if (observed.length > 0) {
-    parts.push('### Observability cost (issue 15): each row compared with modelgate, node:http in the same run\n');
+    parts.push('### Observability cost: each row compared with modelgate, node:http in the same run\n');
     parts.push(table(
       ['target', 'scenario', 'req/s or events/s', 'CPU µs per req or event', '× modelgate-node (measured)', '× modelgate-node (by CPU)', '× SDK only (by CPU)', '× SDK active (by CPU)'],
       observed.map((r) => r.error ? [TARGETS[r.target].label, r.scenario, `not measured: ${r.error}`, '', '', '', '', '']
@@ -207,7 +207,7 @@ export function formatReport(rows, targets) {
     ));
     parts.push('');
   }
-  parts.push('### Issue-8 and issue-12 targets\n');
+  parts.push('### Targets\n');
   parts.push(table(['target', 'value', 'limit', 'status'], targets.map((t) => [t.name, t.value ?? '-', t.limit === undefined ? '-' : `${t.cmp} ${t.limit}`, t.status])));
   return parts.join('\n');
 }

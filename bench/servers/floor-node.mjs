@@ -1,7 +1,7 @@
 /**
  * The floor (see floor-work.mjs) on plain node:http and undici's `request`.
  * A streamed request (`"stream": true`) is checked the same way, its answer's
- * content type checked (issue 12.2: no stream of garbage), then piped with
+ * content type checked (no stream of garbage), then piped with
  * backpressure, one write per upstream read (a slow stream's reads are one
  * event each), watching the last bytes for the terminal event so that a
  * stream cut short ends with an error event; a client leaving destroys the

@@ -1,12 +1,12 @@
 /**
  * The floor servers' share of the work: the least any gateway conforming to
- * the SPEC and issue 12 must do per non-streamed request, written as cheaply
+ * the spec and its fault-path rules must do per non-streamed request, written as cheaply
  * as we can, to show how much of a bare proxy's budget that work alone takes
  * in each framework. Per request: check the key (a plain string compare, a
  * lower bound: modelgate compares SHA-256 digests in constant time), parse
  * the body and validate it with modelgate's own zod schema, forward the
  * bytes with the upstream's key, read the answer whole and check that it is
- * a JSON object (issue 12.1: no broken 200), send it with `content-length`.
+ * a JSON object (no broken 200), send it with `content-length`.
  * Not done (modelgate does it): model rules, routing, retries, deadlines,
  * usage, redaction, request ids, limits and telemetry hooks.
  */

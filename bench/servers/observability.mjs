@@ -1,6 +1,6 @@
 /**
  * The observability settings of the bench's modelgate servers, from
- * `BENCH_OBS` (the cost rows of issue 15):
+ * `BENCH_OBS` (the observability cost rows):
  *
  *   (unset)  no observability option: the default
  *   api      `openTelemetry: true` with no SDK registered (the API's no-ops)

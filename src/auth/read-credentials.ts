@@ -1,7 +1,7 @@
 /**
  * Reads the caller's API key(s) from the request headers.
  *
- * SPEC 5: chat completions use `Authorization: Bearer <key>`; the messages
+ * Chat completions use `Authorization: Bearer <key>`; the messages
  * interface accepts `x-api-key` or Bearer. The vendor client sends both when
  * a user set an API key and an auth token, so both are returned (x-api-key
  * first) and either may verify: one header never shadows the other.

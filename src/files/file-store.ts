@@ -1,5 +1,5 @@
 /**
- * The pluggable file store behind `/v1/files` (SPEC 4): list, metadata,
+ * The pluggable file store behind `/v1/files`: list, metadata,
  * content and delete. Upload is refused by the gateway, so stores never
  * receive new files through it.
  *

@@ -1,6 +1,6 @@
 /**
  * `POST /v1/chat/completions` for every model: relayed unchanged to chat
- * upstreams, translated for messages upstreams (SPEC 1.2), with `n > 1`
+ * upstreams, translated for messages upstreams, with `n > 1`
  * fanned out to one messages call per choice.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Step 3 of a model call: the route, the messages-interface model list and
- * the SPEC 2.6 rules, all before any upstream call.
+ * the model matrix's rules, all before any upstream call.
  *
  * @internal
  */

@@ -1,6 +1,6 @@
 /**
- * The file endpoints of SPEC 4 over a `FileStore`: list, metadata, content,
- * delete. Upload is refused (SPEC 4 rule 1: documents go inline).
+ * The file endpoints over a `FileStore`: list, metadata, content, delete.
+ * Upload is refused (documents go inline, in the request).
  */
 import { GatewayError } from '../errors.js';
 import type { FileStore, ListParams } from '../files/file-store.js';
@@ -78,7 +78,7 @@ export async function deleteFile(store: FileStore, id: string): Promise<JsonResp
   return { type: 'json', status: 200, headers: {}, body: { id, type: 'file_deleted' } };
 }
 
-/** SPEC 4: upload is not available; nothing is read or stored. */
+/** Upload is not available; nothing is read or stored. */
 export function refuseUpload(): never {
   throw new GatewayError(
     'NOT_IMPLEMENTED',

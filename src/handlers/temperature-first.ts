@@ -1,5 +1,5 @@
 /**
- * SPEC 7: `temperature` sent to a model that rejects it is a 400 saying it
+ * The temperature rule: `temperature` sent to a model that rejects it is a 400 saying it
  * is deprecated for this model, "whatever the value". The body schemas
  * check temperature's type and range, so this rule runs on the raw body
  * before them: otherwise `temperature: 5` or `"hot"` would get a range or

@@ -1,6 +1,7 @@
 /**
  * The `adaptThinking` gateway option: converts a messages request's
- * `thinking` to the form the model takes instead of rejecting it (SPEC 7).
+ * `thinking` to the form the model takes instead of rejecting it (the
+ * thinking rules' 400 errors).
  * Agent clients send `thinking: {type: "adaptive"}` (and
  * `output_config.effort`) to any model id they do not recognise.
  *
@@ -12,7 +13,7 @@
  * - enabled on an adaptive model → `{type: "adaptive"}` (the budget goes).
  * - any thinking on a model without thinking → dropped.
  *
- * Off by default: the SPEC errors stay the default behaviour.
+ * Off by default: the thinking rules' errors stay the default behaviour.
  */
 import type { ReasoningBudgets, ReasoningEffort } from '../translate/map-reasoning-effort.js';
 import { MIN_THINKING_BUDGET } from '../translate/map-reasoning-effort.js';

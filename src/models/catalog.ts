@@ -1,6 +1,7 @@
 /**
- * The feature matrix of SPEC 2.6 as data: the one source of truth read by the
- * model rules, the model listing and the simulator.
+ * The model matrix (features of the twelve messages-interface models) as
+ * data: the one source of truth read by the model rules, the model listing
+ * and the simulator.
  *
  * Users can replace or extend it with `createCatalog` / the gateway's
  * `catalog` option.
@@ -10,7 +11,7 @@
 export type TemperatureSupport = 'accepted' | 'rejected' | 'deprecated';
 /** Which `thinking` form a model takes. */
 export type ThinkingMode = 'enabled' | 'adaptive' | 'none';
-/** How prompt caching behaved when measured (SPEC 2.6). */
+/** How prompt caching behaved when measured. */
 export type CachingClass = 'reliable' | 'intermittent' | 'never';
 
 export interface ModelEntry {
@@ -23,7 +24,7 @@ export interface ModelEntry {
   temperature: TemperatureSupport;
   thinking: ThinkingMode;
   caching: CachingClass;
-  /** Minimum cacheable prefix in tokens (SPEC 8). */
+  /** Minimum cacheable prefix in tokens. */
   minCacheableTokens: number;
 }
 
@@ -44,7 +45,7 @@ interface Row {
   createdAt: string;
 }
 
-/** SPEC 2.6, measured on 15 August 2026. Order as in the spec. */
+/** The model matrix, measured on 15 August 2026, in its published order. */
 const MATRIX: readonly Row[] = [
   { name: 'fable-5', temperature: 'deprecated', thinking: 'none', caching: 'intermittent', createdAt: '2026-06-01T00:00:00Z' },
   { name: 'haiku-4-5', temperature: 'accepted', thinking: 'enabled', caching: 'never', createdAt: '2025-10-01T00:00:00Z' },
@@ -66,7 +67,7 @@ function displayNameOf(name: string): string {
   return `Vendora ${family.charAt(0).toUpperCase()}${family.slice(1)} ${version}`.trim();
 }
 
-/** The twelve messages-interface models of SPEC 2.6. */
+/** The twelve messages-interface models of the model matrix. */
 export const DEFAULT_MODELS: readonly ModelEntry[] = MATRIX.map((row) => ({
   id: `${FAMILY}-${row.name}`,
   displayName: displayNameOf(row.name),
@@ -74,7 +75,7 @@ export const DEFAULT_MODELS: readonly ModelEntry[] = MATRIX.map((row) => ({
   temperature: row.temperature,
   thinking: row.thinking,
   caching: row.caching,
-  // SPEC 8: 2048 tokens for the small (haiku) models, 1024 otherwise.
+  // 2048 tokens for the small (haiku) models, 1024 otherwise.
   minCacheableTokens: row.name.startsWith('haiku') ? 2048 : 1024,
 }));
 
@@ -97,5 +98,5 @@ export function createCatalog(options: { models?: readonly ModelEntry[]; replace
   };
 }
 
-/** The default catalog: the twelve models of SPEC 2.6. */
+/** The default catalog: the twelve models of the model matrix. */
 export const DEFAULT_CATALOG: Catalog = createCatalog();

@@ -1,5 +1,6 @@
 /**
- * The per-model rules of SPEC 2.6 / 7 / 8, checked before any upstream call.
+ * The per-model rules (temperature, thinking, stop sequences, budgets),
+ * checked before any upstream call.
  *
  * Pure functions over a request-shaped object and a catalog row: they reject,
  * never clamp. The only mutation is the opt-in `dropUnsupportedParams`
@@ -25,7 +26,7 @@ export interface RuleViolation {
   error: GatewayError;
 }
 
-/** SPEC 7: exact wording. */
+/** The exact wording of this error, kept verbatim. */
 export const WHITESPACE_STOP_SEQUENCE_MESSAGE = 'stop_sequences: each stop sequence must contain non-whitespace';
 
 function invalid(message: string, param: string): GatewayError {

@@ -1,6 +1,6 @@
 /**
- * Zod validators for the chat-completions request body (SPEC 2.1–2.3,
- * PROTOCOLS B.1–B.2).
+ * Zod validators for the chat-completions request body: messages, tools
+ * and the other fields (PROTOCOLS B.1–B.2).
  *
  * Every object is loose: fields this file does not know pass through
  * untouched, so a newer client field is never rejected or stripped. Optional

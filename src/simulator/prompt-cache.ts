@@ -1,5 +1,6 @@
 /**
- * Deterministic prompt caching per the catalog's caching class (SPEC 2.6, 7, 8).
+ * Deterministic prompt caching per the catalog's caching class and minimum
+ * cacheable prefix.
  *
  * - A `cache_control` marker ends a cacheable prefix (tools, then system,
  *   then messages); a top-level `cache_control` marks the whole prompt.

@@ -76,7 +76,7 @@ export interface SimulatorOptions {
   /**
    * The feature matrix: temperature rules, thinking mode, caching class and
    * minimum cacheable prefix of each messages-interface model. Default:
-   * `DEFAULT_CATALOG` (SPEC 2.6).
+   * `DEFAULT_CATALOG` (the twelve models).
    */
   catalog?: Catalog;
   /** Stream pacing. Default: no delay. */

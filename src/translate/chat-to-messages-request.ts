@@ -1,6 +1,6 @@
 /**
  * A chat-completions request → a messages request, so any model behind a
- * messages upstream answers on `/v1/chat/completions` (SPEC 1.2).
+ * messages upstream answers on `/v1/chat/completions`.
  *
  * Field by field (details in the converter each line names, and in
  * the README section "Chat ⇄ messages translation"):
@@ -46,7 +46,7 @@ export const DEFAULT_MAX_TOKENS = 4096;
 
 /** Options of {@link chatToMessagesRequest}. */
 export interface ChatToMessagesRequestOptions {
-  /** The model's catalog row (SPEC 2.6); `undefined` for a model outside the catalog. */
+  /** The model's catalog row (the model matrix); `undefined` for a model outside the catalog. */
   model: ModelEntry | undefined;
   /** The model id to send upstream (after route renames). */
   upstreamModel: string;

@@ -1,6 +1,6 @@
 /**
  * Chat `reasoning_effort` → messages `thinking` and `max_tokens`, per the
- * model's row of the SPEC 2.6 matrix (chat → messages).
+ * model's row of the model matrix (chat → messages).
  *
  * - `adaptive` models: `{type:'adaptive'}`; the model sizes its own thinking.
  * - `enabled` models: `{type:'enabled', budget_tokens}` with the budget of

@@ -2,7 +2,9 @@
  * A real Redis for the tests: Debian's `redis-server` (or `$REDIS_SERVER`)
  * started on a free loopback port, without persistence, stopped at the end.
  * When it cannot start, `startRedis` throws with the reason: tests that
- * need Redis fail loudly, they never skip.
+ * need Redis fail loudly, they never skip. The suites that use it are named
+ * `*.redis.test.ts`; without redis-server vitest leaves them out and says so
+ * (test/setup/redis-suites.ts), and under CI=true fails the run instead.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';

@@ -50,8 +50,17 @@ export interface StartedApp {
   /** `http://127.0.0.1:<port>`: the messages client's base URL; add `/v1` for the chat client. */
   url: string;
   gateway: Gateway;
+  /**
+   * The errors the framework reported to the app (Koa's `error` event), in
+   * order, never printed. A client that leaves mid-request or mid-stream is
+   * one of them (`CLIENT_GONE`); `close()` rejects with any other.
+   */
+  appErrors: NodeJS.ErrnoException[];
   close(): Promise<void>;
 }
+
+/** Error codes that mean the client left (Koa reports them as app errors). */
+export const CLIENT_GONE: ReadonlySet<string | undefined> = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'HPE_INVALID_EOF_STATE']);
 
 const HEALTH = JSON.stringify({ status: 'ok' });
 
@@ -79,7 +88,7 @@ function expressListener(mount: Mount, gateway: Gateway): RequestListener {
   return app as unknown as RequestListener;
 }
 
-function koaListener(mount: Mount, gateway: Gateway): RequestListener {
+function koaListener(mount: Mount, gateway: Gateway, appErrors: NodeJS.ErrnoException[]): RequestListener {
   const Koa = mount.startsWith('koa2') ? Koa2 : Koa3;
   const app = new Koa();
   if (mount.endsWith('+bodyparser')) app.use(bodyParser({ jsonLimit: '50mb' }));
@@ -88,11 +97,10 @@ function koaListener(mount: Mount, gateway: Gateway): RequestListener {
     ctx.body = { status: 'ok' };
   });
   app.use(koaGateway(gateway));
-  // Koa 3 pipes stream bodies with stream.pipeline and reports a client that left
-  // mid-stream as an app error ("Premature close"); apps filter it like this.
-  app.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') console.error(error);
-  });
+  // Koa reports a client that left as an app error (Koa 3 pipes stream bodies with
+  // stream.pipeline: "Premature close"; a reset socket, a body cut short). Listening
+  // replaces Koa's own printing; the tests read them from `appErrors`.
+  app.on('error', (error: NodeJS.ErrnoException) => appErrors.push(error));
   return app.callback();
 }
 
@@ -120,13 +128,13 @@ function honoListener(gateway: Gateway): RequestListener {
   return getRequestListener(app.fetch);
 }
 
-/** The request listener of `mount` serving `gateway`. */
-export async function createListener(mount: Mount, gateway: Gateway): Promise<RequestListener> {
+/** The request listener of `mount` serving `gateway`; errors reported to the app go to `appErrors`. */
+export async function createListener(mount: Mount, gateway: Gateway, appErrors: NodeJS.ErrnoException[] = []): Promise<RequestListener> {
   if (mount === 'node') return nodeListener(gateway);
   if (mount === 'hono') return honoListener(gateway);
   if (mount.startsWith('fastify')) return fastifyListener(mount, gateway);
   if (mount.startsWith('express')) return expressListener(mount, gateway);
-  return koaListener(mount, gateway);
+  return koaListener(mount, gateway, appErrors);
 }
 
 /** Listens on 127.0.0.1 port 0; `close` also ends open keep-alive and stream connections. */
@@ -152,13 +160,17 @@ export function listen(listener: RequestListener): Promise<{ url: string; server
 /** Starts `mount` serving a gateway made from `options` (or the given gateway). */
 export async function startApp(mount: Mount, options: GatewayOptions | Gateway): Promise<StartedApp> {
   const gateway = 'handle' in options ? options : createGateway(options);
-  const running = await listen(await createListener(mount, gateway));
+  const appErrors: NodeJS.ErrnoException[] = [];
+  const running = await listen(await createListener(mount, gateway, appErrors));
   return {
     url: running.url,
     gateway,
+    appErrors,
     async close() {
       await running.close();
       await gateway.close();
+      const unexpected = appErrors.find((error) => !CLIENT_GONE.has(error.code));
+      if (unexpected) throw new Error(`${mount} reported an app error other than a client leaving`, { cause: unexpected });
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Coding agents through the gateway (issue 13, requirement 5): requests
+ * Coding agents through the gateway: requests
  * shaped like a Claude Code-style client's (adaptive thinking,
  * `output_config.effort`, a cached system prompt, a `<system-reminder>`
  * wrapper block before the user's words, tools, streaming, beta headers)
@@ -9,7 +9,7 @@
  *
  * - `adaptThinking: true`: every model answers; conversions are reported
  *   in `x-modelgate-adapted-thinking`.
- * - default: the SPEC 7 errors are unchanged on the nine models that do
+ * - default: the spec's thinking errors are unchanged on the nine models that do
  *   not take adaptive thinking.
  */
 import Anthropic from '@anthropic-ai/sdk';

@@ -2,7 +2,7 @@
  * Chat completions with the official `openai` client on every one of the
  * twelve vendor models (translated to the messages upstream), streamed and
  * not: text, tools (one, parallel, round trip), images, thinking through
- * `reasoning_effort`, and prompt caching per the SPEC 2.6 caching class.
+ * `reasoning_effort`, and prompt caching per the caching class of the spec's model matrix.
  */
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -20,7 +20,7 @@ async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<Chat
   return chunks;
 }
 
-/** About 2,600 tokens of stable text, the size SPEC 2.6 measured caching with. */
+/** About 2,600 tokens of stable text, the size the spec's model matrix measured caching with. */
 const LONG_PREFIX = Array.from(
   { length: 130 },
   (_, i) => `Rule ${i + 1}: answer questions about the shipping policy using only the handbook, and cite the section you used.`,
@@ -126,7 +126,7 @@ describe.each(SPEC_MATRIX)('$id (thinking $thinking, caching $caching)', (model)
     if (model.caching === 'never') expect(cached).toEqual([0, 0, 0, 0]);
     if (model.caching === 'reliable') for (const value of cached.slice(1)) expect(value).toBeGreaterThan(2048);
     if (model.caching === 'intermittent') {
-      // Two of three repeats read from the cache (SPEC 2.6): here the third repeat misses.
+      // Two of three repeats read from the cache (intermittent caching): here the third repeat misses.
       expect(cached.slice(1).map((value) => value > 0)).toEqual([true, true, false]);
     }
 

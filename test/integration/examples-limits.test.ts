@@ -1,13 +1,11 @@
 /**
  * The example apps' limits from the environment: MODELGATE_RPM / _TPM /
- * _MAX_CONCURRENT for every key, in memory without REDIS_URL and in a real
- * Redis with it.
+ * _MAX_CONCURRENT for every key, in memory without REDIS_URL (with it:
+ * examples-limits.redis.test.ts).
  */
-import { Redis } from 'ioredis';
 import { createGateway } from 'modelgate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../examples/shared/config-from-env.js';
-import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 const KEYS = 'sk-ex-one,sk-ex-two';
 
@@ -23,12 +21,6 @@ async function ask(gateway: ReturnType<typeof createGateway>, key: string) {
 }
 
 describe('example limits from the environment', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedis();
-  });
-  afterAll(() => redis?.stop());
-
   it('no limit variables: no limits', () => {
     expect(configFromEnv({ REDIS_URL: 'redis://127.0.0.1:1' }).options.limits).toBeUndefined();
   });
@@ -49,22 +41,6 @@ describe('example limits from the environment', () => {
       expect(first.headers['x-ratelimit-limit-requests']).toBe('1');
       expect(first.headers['x-ratelimit-limit-tokens']).toBe('100000');
       expect((await ask(gateway, key)).status).toBe(429);
-    }
-  });
-
-  it('in Redis with REDIS_URL', async () => {
-    const config = configFromEnv({ MODELGATE_API_KEYS: KEYS, MODELGATE_RPM: '1', REDIS_URL: redis.url });
-    expect(config.notes.join('\n')).toMatch(/shared through Redis/);
-    const gateway = createGateway(config.options);
-    // A second instance with its own client shares the count.
-    const other = createGateway(configFromEnv({ MODELGATE_API_KEYS: KEYS, MODELGATE_RPM: '1', REDIS_URL: redis.url }).options);
-    expect((await ask(gateway, 'sk-ex-one')).status).toBe(200);
-    expect((await ask(other, 'sk-ex-one')).status).toBe(429);
-    const inspect = new Redis(redis.url);
-    try {
-      expect((await inspect.keys('modelgate:limits:*')).length).toBeGreaterThan(0);
-    } finally {
-      inspect.disconnect();
     }
   });
 });

@@ -1,5 +1,5 @@
 /**
- * SPEC 4 lists the file endpoints as available. With custom `routes` and no
+ * The spec lists the file endpoints as available. With custom `routes` and no
  * `files` option, they are served by the first messages-format upstream of
  * the routes; `files: false` turns them off (404). Over HTTP, through
  * Express and Koa, with the official messages client.

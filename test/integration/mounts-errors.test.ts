@@ -1,5 +1,5 @@
 /**
- * Errors as the official clients see them, on every mount: the SPEC 7 rule
+ * Errors as the official clients see them, on every mount: the spec's rule
  * errors as each SDK's error classes, 401 (missing and wrong keys, both
  * header forms), 403 for a key limited to one model, request ids, and the
  * app's own routes next to the gateway.
@@ -30,7 +30,7 @@ describe.each(MOUNTS)('errors on %s', (mount) => {
   });
   afterAll(() => app.close());
 
-  describe('SPEC 7 rule errors on the messages interface', () => {
+  describe("the spec's rule errors on the messages interface", () => {
     it.each([
       ['temperature on a model that rejects it', { model: 'vendora-opus-4-7', max_tokens: 64, temperature: 0.5, messages: user }, temperatureDeprecated('vendora-opus-4-7')],
       ['temperature on a deprecated model', { model: 'vendora-sonnet-5', max_tokens: 64, temperature: 1, messages: user }, temperatureDeprecated('vendora-sonnet-5')],

@@ -91,7 +91,7 @@ describe('Prometheus metrics', () => {
   });
 
   it('requests refused by the rules keep the model label when the gateway serves that model, and the serving route\'s pattern otherwise', async () => {
-    // SPEC 7's temperature rule answers before the body is kept: the catalog model is still named.
+    // The temperature rule answers before the body is kept: the catalog model is still named.
     await expect(
       anthropicClient(app.url).messages.create({ model: 'vendora-opus-4-7', max_tokens: 8, temperature: 0.3, messages: user } as Anthropic.MessageCreateParamsNonStreaming),
     ).rejects.toMatchObject({ status: 400 });

@@ -1,8 +1,9 @@
 /**
- * SPEC 2.6 / 4 / 7 / 8 rules proven at the gateway: every model × every rule,
- * over real HTTP through Express and Koa, against an upstream that applies
- * no rules and records every call. A rule the gateway does not enforce
- * shows up here as a 200 and a recorded call.
+ * The spec's model-matrix, endpoint, error and limit rules proven at the
+ * gateway: every model × every rule, over real HTTP through Express and
+ * Koa, against an upstream that applies no rules and records every call.
+ * A rule the gateway does not enforce shows up here as a 200 and a
+ * recorded call.
  *
  * Expected outcomes come from the hand-typed SPEC matrix and the hand-typed
  * messages, never from the catalog under test.
@@ -39,7 +40,7 @@ interface RuleCase {
 const ok: Outcome = { status: 200 };
 const invalid = (message: string): Outcome => ({ status: 400, type: 'invalid_request_error', message });
 
-/** The thinking-form outcome of SPEC 7 for this model, or undefined when the form is accepted. */
+/** The thinking-form outcome of the spec's error rules for this model, or undefined when the form is accepted. */
 function thinkingError(row: SpecRow, type: 'enabled' | 'adaptive'): Outcome | undefined {
   if (row.thinking === 'none') return invalid(thinkingNotAvailable(row.id));
   if (row.thinking === 'adaptive' && type === 'enabled') return invalid(enabledOnAdaptive(row.id));
@@ -54,7 +55,7 @@ function casesFor(row: SpecRow): RuleCase[] {
   const messages = (extra: Record<string, unknown>): Record<string, unknown> => ({ model, max_tokens: 64, messages: user, ...extra });
   const enabled = (budget: number, maxTokens: number) => messages({ max_tokens: maxTokens, thinking: { type: 'enabled', budget_tokens: budget } });
   return [
-    // SPEC 7 temperature: deprecated/rejected is a 400 whatever the value, before the schema's range and type.
+    // Temperature: deprecated/rejected is a 400 whatever the value, before the schema's range and type.
     { name: 'temperature 0.5', path: '/v1/messages', body: messages({ temperature: 0.5 }), expected: rejectsTemperature ? deprecated : ok },
     { name: 'temperature 0', path: '/v1/messages', body: messages({ temperature: 0 }), expected: rejectsTemperature ? deprecated : ok },
     { name: 'temperature 1.5 (outside 0–1)', path: '/v1/messages', body: messages({ temperature: 1.5 }), expected: rejectsTemperature ? deprecated : invalid(TEMPERATURE_ABOVE_ONE) },
@@ -67,7 +68,7 @@ function casesFor(row: SpecRow): RuleCase[] {
     { name: 'temperature 0.5, streamed', path: '/v1/messages', body: messages({ temperature: 0.5, stream: true }), expected: rejectsTemperature ? deprecated : ok },
     { name: 'count_tokens, temperature 0.5', path: '/v1/messages/count_tokens', body: { model, messages: user, temperature: 0.5 }, expected: rejectsTemperature ? deprecated : ok },
     { name: 'count_tokens, temperature 3', path: '/v1/messages/count_tokens', body: { model, messages: user, temperature: 3 }, expected: rejectsTemperature ? deprecated : ok },
-    // SPEC 7 thinking forms; SPEC 8 budget versus max_tokens at its edge.
+    // Thinking forms; the budget versus max_tokens at its edge.
     { name: 'thinking enabled 1024, max_tokens 2048', path: '/v1/messages', body: enabled(1024, 2048), expected: thinkingError(row, 'enabled') ?? ok },
     {
       name: 'thinking enabled 2048, max_tokens 2048 (equal)',
@@ -108,13 +109,13 @@ function casesFor(row: SpecRow): RuleCase[] {
       body: { model, messages: user, thinking: { type: 'enabled', budget_tokens: 1024 } },
       expected: thinkingError(row, 'enabled') ?? ok,
     },
-    // SPEC 7 stop sequences: whitespace-only entries are a 400 on all twelve.
+    // Stop sequences: whitespace-only entries are a 400 on all twelve.
     { name: 'stop_sequences ["\\n"]', path: '/v1/messages', body: messages({ stop_sequences: ['\n'] }), expected: invalid(WHITESPACE_STOP) },
     { name: 'stop_sequences ["\\n\\n"]', path: '/v1/messages', body: messages({ stop_sequences: ['\n\n'] }), expected: invalid(WHITESPACE_STOP) },
     { name: 'stop_sequences ["END", " \\t"]', path: '/v1/messages', body: messages({ stop_sequences: ['END', ' \t'] }), expected: invalid(WHITESPACE_STOP) },
     { name: 'stop_sequences ["\\n\\n"], streamed', path: '/v1/messages', body: messages({ stop_sequences: ['\n\n'], stream: true }), expected: invalid(WHITESPACE_STOP) },
     { name: 'stop_sequences ["\\nEND"]', path: '/v1/messages', body: messages({ stop_sequences: ['\nEND'] }), expected: ok },
-    // SPEC 4: batches do not exist.
+    // Batches do not exist.
     {
       name: 'POST /v1/messages/batches',
       path: '/v1/messages/batches',
@@ -190,7 +191,7 @@ describe.each(ADAPTERS)('SPEC rules enforced by the gateway on %s (rule-free ups
         return;
       }
       expect(response.status).toBe(200);
-      // SPEC 2.6: the form the model takes reaches the upstream (low: 2048 tokens on enabled models).
+      // The form the model takes (the spec's model matrix) reaches the upstream (low: 2048 tokens on enabled models).
       expect(upstream.calls.at(-1)?.body.thinking).toEqual(row.thinking === 'adaptive' ? { type: 'adaptive' } : { type: 'enabled', budget_tokens: 2048 });
     });
 

@@ -1,5 +1,5 @@
 /**
- * Credentials never reach a client (issue 12, requirement 3): upstreams
+ * Credentials never reach a client: upstreams
  * that quote the request (its URL with a `?key=` parameter, its headers, so
  * the key) in JSON errors, HTML and text errors and mid-stream error events,
  * for chat, messages and translated calls, streamed and not, with the

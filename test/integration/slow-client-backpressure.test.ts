@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AUTH, KEY } from '../helpers/e2e-fixtures.js';
 import { startChatStream } from '../helpers/raw-chat-stream.js';
 import { ScriptedBody, scriptedUpstream } from '../helpers/scripted-upstream.js';
-import { MOUNTS, type StartedApp, startApp } from '../helpers/start-app.js';
+import { CLIENT_GONE, MOUNTS, type StartedApp, startApp } from '../helpers/start-app.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -70,5 +70,7 @@ describe.each(MOUNTS)('a client that stops reading, on %s', (mount) => {
     // The relay stops the upstream body (for an HTTP upstream, that closes its connection), and the call's signal fires.
     await expect.poll(() => body.returned, { timeout: 10_000 }).toBe(true);
     await expect.poll(() => upstream.calls[0]?.signal.aborted, { timeout: 10_000 }).toBe(true);
+    // Koa reports the reset socket to the app; nothing else may be reported.
+    expect(app.appErrors.filter((error) => !CLIENT_GONE.has(error.code))).toEqual([]);
   }, 30_000);
 });

@@ -1,10 +1,10 @@
 /**
  * Temperature on the twelve models, over HTTP through Express and Koa
  * against a rule-free upstream:
- * - SPEC 7: on a model marked deprecated or rejected, any value is the
+ * - On a model marked deprecated or rejected in the spec's model matrix, any value is the
  *   deprecation 400 on both interfaces, and `dropUnsupportedParams` drops
  *   it whatever the value (before the schema's range and type checks).
- * - Chat temperature above 1 (SPEC 8 gives chat 0–2; the messages upstream
+ * - Chat temperature above 1 (the spec gives chat 0–2; the messages upstream
  *   takes 0–1): a 400 naming the 0–1 range, or dropped with a warning when
  *   `dropUnsupportedParams` is on. Never clamped or rescaled.
  */
@@ -20,7 +20,7 @@ const user = [{ role: 'user', content: 'Hello.' }];
 const rejecting = SPEC_MATRIX.filter((row) => row.temperature !== 'accepted');
 const accepting = SPEC_MATRIX.filter((row) => row.temperature === 'accepted');
 
-/** Chat temperature above the messages range (issue 13, requirement 4). */
+/** Chat temperature above the messages range (0 to 1). */
 const CHAT_ABOVE_ONE =
   '`temperature` is not supported above 1 on the messages interface (its range is 0 to 1). Remove it, or enable dropUnsupportedParams to have it dropped.';
 

@@ -19,7 +19,7 @@ function errorOf(result: Matched): { error: GatewayError; format: WireFormat } {
   return result;
 }
 
-/** SPEC 4, typed in by hand: method, path, endpoint, format without and with anthropic-version. */
+/** The spec's endpoints, typed in by hand: method, path, endpoint, format without and with anthropic-version. */
 const ENDPOINTS: ReadonlyArray<[string, string, EndpointName, WireFormat, WireFormat, string | undefined]> = [
   ['POST', '/v1/chat/completions', 'chat.completions', 'chat', 'chat', undefined],
   ['POST', '/v1/messages', 'messages', 'messages', 'messages', undefined],
@@ -33,7 +33,7 @@ const ENDPOINTS: ReadonlyArray<[string, string, EndpointName, WireFormat, WireFo
   ['DELETE', '/v1/files/file_011CNha8', 'files.delete', 'messages', 'messages', 'file_011CNha8'],
 ];
 
-describe('matchEndpoint: every SPEC 4 endpoint', () => {
+describe("matchEndpoint: every endpoint of the spec", () => {
   it.each(ENDPOINTS)('%s %s → %s', (method, path, name, chatFormat, vendorFormat, id) => {
     const plain = endpointOf(matchEndpoint(method, path, {}));
     expect(plain.name).toBe(name);
@@ -161,7 +161,7 @@ describe('matchEndpoint: wrong method → 405', () => {
   });
 });
 
-/** Every batches path and method of PROTOCOLS A.9 (SPEC 4: they do not exist). */
+/** Every batches path and method of PROTOCOLS A.9 (they do not exist here). */
 const BATCHES: ReadonlyArray<[string, string]> = [
   ['POST', '/v1/messages/batches'],
   ['GET', '/v1/messages/batches'],

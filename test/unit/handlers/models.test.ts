@@ -43,7 +43,7 @@ function expectNewestFirst(data: readonly ListedModel[]): void {
 }
 
 describe('GET /v1/models: the listing', () => {
-  it('lists the twelve SPEC 2.6 models, newest first, both list shapes', () => {
+  it("lists the twelve models of the spec's matrix, newest first, both list shapes", () => {
     const body = list({});
     expect(body.object).toBe('list');
     expect(body.data.map((model) => model.id).sort()).toEqual([...SPEC_MODEL_IDS].sort());
@@ -80,7 +80,7 @@ describe('GET /v1/models: the listing', () => {
     expect(messagesModelSchema.safeParse(entry).success).toBe(true);
   });
 
-  it.each(SPEC_MATRIX)('$id: modelgate capabilities match SPEC 2.6', (row) => {
+  it.each(SPEC_MATRIX)("$id: modelgate capabilities match the spec's model matrix", (row) => {
     const entry = list({}).data.find((model) => model.id === row.id);
     expect(entry?.modelgate).toEqual({
       interfaces: ['chat', 'messages'],

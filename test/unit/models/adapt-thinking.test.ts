@@ -1,8 +1,8 @@
 /**
- * `adaptThinking` (issue 13, requirement 5), model by model from the
- * hand-typed SPEC matrix. Budgets are the documented defaults, typed here:
- * minimal 1024, low 2048, medium 8192, high 16384, xhigh/max 32768; at most
- * half of `max_tokens`; none under 1024.
+ * `adaptThinking` (agent clients' thinking settings adapted to each model),
+ * model by model from the hand-typed matrix of the spec. Budgets are the
+ * documented defaults, typed here: minimal 1024, low 2048, medium 8192,
+ * high 16384, xhigh/max 32768; at most half of `max_tokens`; none under 1024.
  */
 import { describe, expect, it } from 'vitest';
 import { adaptThinking } from '../../../src/models/adapt-thinking.js';

@@ -1,5 +1,5 @@
 /**
- * The SPEC 2.6 / 7 / 8 rules, cell by cell: every model × temperature ×
+ * The spec's per-model rules, cell by cell: every model × temperature ×
  * thinking form × stop sequences. Expected outcomes come from the hand-typed
  * `SPEC_MATRIX`, never from the catalog under test.
  */
@@ -54,7 +54,7 @@ const TEMPERATURE_CASES: ReadonlyArray<{ label: string; temperature?: number }> 
   { label: 'temperature 0.5', temperature: 0.5 },
 ];
 
-/** Which kind of thinking error a (model mode, request form) pair gives, per SPEC 7. */
+/** Which kind of thinking error a (model mode, request form) pair gives, per the spec's error rules. */
 type ThinkingViolation = 'enabled-on-adaptive' | 'adaptive-on-enabled' | 'thinking-on-none';
 
 function expectedThinkingViolation(row: SpecRow, thinking: ThinkingCase['thinking']): ThinkingViolation | undefined {
@@ -170,7 +170,7 @@ function entryOf(id: string): ModelEntry {
   return entry;
 }
 
-describe('the full SPEC 2.6 matrix', () => {
+describe("the spec's full model matrix", () => {
   it('covers 12 models × 2 temperature × 6 thinking × 6 stop cases', () => {
     expect(CELLS).toHaveLength(12 * 2 * 6 * 6);
     // Sanity: the table holds both passing and failing cells of every rule.
@@ -237,7 +237,7 @@ describe('temperature values', () => {
     }
   });
 
-  it('renders as invalid_request_error (SPEC 7)', async () => {
+  it('renders as invalid_request_error', async () => {
     const { renderError } = await import('../../../src/render-error.js');
     const error = checkModelRules({ model: 'vendora-opus-5', max_tokens: 100, temperature: 1 }, DEFAULT_CATALOG);
     const rendered = renderError(error as GatewayError, 'messages');

@@ -1,16 +1,16 @@
 /**
- * SPEC 2.6 typed in by hand from /work/shared/SPEC.md, independently of
+ * The spec's model matrix typed in by hand, independently of
  * `src/models/catalog.ts`, so the tests can catch a wrong matrix.
  *
  * temperature: 'accepted' (blank cell), 'rejected', or 'deprecated'
- * ("deprecated (rejected)"); both of the latter are hard 400 errors (SPEC 7).
+ * ("deprecated (rejected)"); both of the latter are hard 400 errors.
  */
 export interface SpecRow {
   id: string;
   temperature: 'accepted' | 'rejected' | 'deprecated';
   thinking: 'enabled' | 'adaptive' | 'none';
   caching: 'reliable' | 'intermittent' | 'never';
-  /** SPEC 8: 2048 for the small (haiku) models, 1024 otherwise. */
+  /** 2048 for the small (haiku) models, 1024 otherwise (the spec's limits). */
   minCacheableTokens: 1024 | 2048;
 }
 

@@ -57,9 +57,9 @@ describe('prompt caching per the matrix (2,500-token prefix, first call then thr
 });
 
 /**
- * SPEC 8's minimum cacheable prefix, to the token: 1,024, or 2,048 for the
+ * The spec's minimum cacheable prefix, to the token: 1,024, or 2,048 for the
  * haiku models (from the hand-typed matrix). A prefix one token short is
- * ignored (HTTP 200, `cache_creation_input_tokens` 0, SPEC 7); at the
+ * ignored (HTTP 200, `cache_creation_input_tokens` 0, as the spec says); at the
  * minimum it is written. The prefix size is read from a first, large write
  * (its `cache_creation_input_tokens` less the words sent): the system block's
  * framing tokens. Models the matrix marks "never engages" never write, so

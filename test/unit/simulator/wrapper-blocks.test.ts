@@ -1,5 +1,5 @@
 /**
- * Issue 13, requirement 6: agent clients put wrapper blocks (a
+ * Agent clients put wrapper blocks (a
  * `<system-reminder>` block, say) next to the user's words in the last
  * turn. The simulator quotes the user's words and fills tool arguments from
  * them, never from the wrapper.

@@ -1,6 +1,6 @@
 /**
  * Translated requests against the simulator's messages face, on all twelve
- * models: the simulator enforces the SPEC 2.6 rules (thinking mode,
+ * models: the simulator enforces the model matrix's rules (thinking mode,
  * budgets, temperature), so a 200 here means the translation picked the
  * form each model accepts; the answers then translate back into chat
  * completions the schemas accept.

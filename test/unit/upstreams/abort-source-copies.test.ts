@@ -1,11 +1,11 @@
 /**
  * Where the light abort source of a request or upstream call is kept must
- * not show on the objects apps see. (A symbol slot on the object, tried in
- * session 7 to save a WeakMap operation per request, failed all three: the
+ * not show on the objects apps see. (A symbol slot on the object, tried
+ * once to save a WeakMap operation per request, failed all three: the
  * redacted request given to `onError` is a spread copy, which carried the
  * slot and, through its owner, the unredacted request and the caller's
  * key; a frozen call whose `signal` was assigned threw; copies gained an
- * enumerable key. Found in review.)
+ * enumerable key.)
  *
  * Also: spread / Object.assign / Object.create copies of a call, and
  * assigning `signal`, are listened to on the right source.
@@ -211,7 +211,7 @@ describe('copies and assignments listen on the right source (checked correct)', 
  * accessors in an object literal, they were new closures per object: V8 gave each
  * object a hidden class of its own, held in the old generation, which kept every
  * request's objects alive through scavenges (over HTTP, 1.5 MB promoted per scavenge
- * instead of 0.12 MB; BENCHMARKS.md, session 9).
+ * instead of 0.12 MB; see BENCHMARKS.md).
  */
 describe('the lazy signal is one accessor for every object', () => {
   /** Every object's `signal` is an own, enumerable accessor, with the same getter and setter as the first's. */
