@@ -152,7 +152,7 @@ function isKnownPath(segments: readonly string[]): boolean {
 /** A version segment (`v1`, `v2`, `v1beta`): a path with one other than a doubled /v1 gets no hint. */
 const VERSION = /^v\d+(?:[a-z]\w*)?$/i;
 
-/** How each kind of client takes its base URL (SPEC 1.4). */
+/** How each kind of client takes its base URL. */
 const CHAT_BASE = "chat-completions clients take the gateway's URL followed by /v1";
 const MESSAGES_BASE = "the vendor's messages client adds /v1 itself: its base URL is the gateway's URL without /v1";
 

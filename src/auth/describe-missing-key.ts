@@ -1,7 +1,7 @@
 /**
  * The 401 message for a request from which no key could be read: what the
  * caller sent instead (header names and the Authorization scheme, never a
- * value) and how the endpoint takes a key (SPEC 5: chat completions only
+ * value) and how the endpoint takes a key (chat completions only
  * `Authorization: Bearer <key>`; the messages interface also `x-api-key`).
  *
  * @internal

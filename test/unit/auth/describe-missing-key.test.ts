@@ -7,7 +7,7 @@ import { renderError } from '../../../src/render-error.js';
 import type { IncomingHeaders } from '../../../src/types.js';
 
 const KEY = 'sk-proj-Zq81xVb02';
-// SPEC 5: chat completions take `Authorization: Bearer <key>`; the messages interface also `x-api-key`.
+// The spec: chat completions take `Authorization: Bearer <key>`; the messages interface also `x-api-key`.
 const CHAT_EXPECTED = '"Authorization: Bearer <key>"';
 const MESSAGES_EXPECTED = '"x-api-key: <key>" or "Authorization: Bearer <key>"';
 

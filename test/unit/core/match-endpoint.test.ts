@@ -237,7 +237,7 @@ describe('matchEndpoint: unknown paths → 404 in the format they resemble', () 
 });
 
 describe('matchEndpoint: a base URL off by one /v1 → 404 that says so', () => {
-  // SPEC 1.4: chat clients use {base_url}/v1, messages clients {base_url} (the client adds /v1/messages).
+  // The spec: chat clients use {base_url}/v1, messages clients {base_url} (the client adds /v1/messages).
   it.each([
     ['POST', '/v1/v1/messages', {}],
     ['POST', '/v1/v1/messages', VENDOR],
