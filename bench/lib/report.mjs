@@ -30,7 +30,8 @@ function soundness(scenarioId, results) {
   let text;
   if (type === 'slow') {
     const ok = Math.min(...good.map((r) => r.ok));
-    text = `${ok}/${good[0]?.streams ?? '?'} complete${good.every((r) => r.allOpen) ? ', all open at once' : ', NOT all open at once'}`;
+    const failures = good.flatMap((r) => Object.entries(r.failures ?? {}).map(([why, n]) => `${n} ${why}`));
+    text = `${ok}/${good[0]?.streams ?? '?'} complete${failures.length ? ` (failed: ${failures.join(', ')})` : ''}${good.every((r) => r.allOpen) ? ', all open at once' : ', NOT all open at once'}`;
   } else if (type === 'readers') {
     const held = Math.min(...good.map((r) => r.heldBack));
     text = `${held}/${good[0]?.stalled ?? '?'} unread upstreams held back`;
