@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * `node bench/fault-path-cost.mjs`: what the fault-path checks (no broken
- * 200, no stream of garbage) cost per request, measured in one process on
- * the built package, as CPU time (user + system) per request of the
- * gateway core (`gateway.handle()` plus draining the answer) against an
- * in-memory upstream, so that network and load generator noise stay out:
+ * `node bench/fault-path-cost.mjs`: what the fault-path checks (the request
+ * deadline, the complete-answer check) cost per request, measured in one process on the built package, as CPU
+ * time (user + system) per request of the gateway core (`gateway.handle()`
+ * plus draining the answer) against an in-memory upstream, so that network
+ * and load generator noise stay out:
  *
  *   json-1k      a relayed non-streamed chat answer of ~450 bytes (read whole, checked, one write)
  *   json-64k     the same padded to 64 KiB
@@ -13,8 +13,7 @@
  * Each with the request deadline on (default) and off (`requestTimeoutMs: 0`),
  * and `JSON.parse` of the answer alone (the completeness check's main
  * cost). Rounds are interleaved; each figure is the median of its rounds.
- * Also runs on older commits (their options simply ignore the deadline),
- * which is how the before/after figures in BENCHMARKS.md were taken.
+ * Also runs on older builds (their options simply ignore the deadline).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/observability-cost.mjs`: what the gateway's observability
- * (logs, metrics, traces) costs per request, measured in one process on the built
+ * costs per request, measured in one process on the built
  * package, as CPU time (user + system) per request of the gateway core
  * (`gateway.handle()` plus draining the answer) against an in-memory
  * upstream, so that network and load generator noise stay out.
@@ -15,7 +15,7 @@
  *          the gateway's own OpenTelemetry work, none of the SDK's
  *   otel   `openTelemetry: true`
  *   prom   `prometheus: { registry }`
- *   full   both (the issue's "on")
+ *   full   both
  *
  * Cases: a non-streamed chat answer, a non-streamed messages answer, a chat
  * stream of 50 events. Rounds are interleaved (off, otel, prom, full, off, ...);

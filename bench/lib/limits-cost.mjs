@@ -6,8 +6,8 @@
  * `limits`; configurations are interleaved in rounds and the lowest CPU per
  * request of each is kept. For Redis, the CPU is this process's (gateway +
  * client), and Redis runs elsewhere; the script calls Redis ran per request
- * are counted from its `INFO commandstats` (the issue asks for one round trip
- * per request).
+ * are counted from its `INFO commandstats` (at most one round trip per request
+ * is the aim).
  *
  * Run as `node bench/lib/limits-cost.mjs <redis-url|-> [seconds-per-round]`:
  * prints one JSON line.

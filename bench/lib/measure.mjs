@@ -103,7 +103,7 @@ export async function warmTarget({ origin, cases, seconds, connections }) {
  * streams of it for every server alike. A count, not a time: a 0.3 s
  * warm-up left a gateway's much larger code base partly unoptimised when
  * its 1,000 slow streams opened, so the row measured the JIT's warm-up as
- * much as the relay (BENCHMARKS.md).
+ * much as the relay.
  */
 export async function runCase({ server, origin, address, scenario, profiles, warmAddress, stubPid, stubOrigin, target }) {
   if (scenario.type === 'load') {

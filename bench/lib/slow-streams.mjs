@@ -46,10 +46,13 @@ export async function runSlowStreams({ pid, origin, request, total, firstWave, e
   await pool.close();
   const firstWaveDelays = (await Promise.all(wave)).map((r) => r.firstEventMs).filter((v) => v !== undefined);
   const completed = results.filter((r) => r.ok).length;
+  const failures = {};
+  for (const { failure } of results) if (failure) failures[failure] = (failures[failure] ?? 0) + 1;
   return {
     ok: completed,
     failed: total - completed,
     allComplete: completed === total,
+    failures,
     streams: total,
     firstWave,
     firstWaveOpen,

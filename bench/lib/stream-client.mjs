@@ -22,9 +22,9 @@ function countEnds(chunk, lastWasLf) {
 }
 
 /**
- * One streamed request. Resolves with `{ ok, events, ttfbMs, firstEventMs, totalMs }`;
+ * One streamed request. Resolves with `{ ok, failure, events, ttfbMs, firstEventMs, totalMs }`;
  * `ok` is false on a non-200 status, a network error, or a stream that did
- * not end with `endMarker`. `onFirstEvent` is called when the first whole event arrived.
+ * not end with `endMarker`, and `failure` then says which (status, error code). `onFirstEvent` is called when the first whole event arrived.
  */
 export async function streamOnce(pool, { path, headers, body, endMarker }, onFirstEvent) {
   const start = performance.now();
@@ -47,9 +47,10 @@ export async function streamOnce(pool, { path, headers, body, endMarker }, onFir
       tail = (tail + chunk.subarray(Math.max(0, chunk.length - 64)).toString('latin1')).slice(-64);
     }
     const ok = response.statusCode === 200 && tail.includes(endMarker);
-    return { ok, events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
-  } catch {
-    return { ok: false, events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
+    const failure = ok ? undefined : response.statusCode !== 200 ? `HTTP ${response.statusCode}` : 'no final event';
+    return { ok, failure, events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
+  } catch (error) {
+    return { ok: false, failure: error?.code ?? error?.name ?? 'error', events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The Fastify 5 set-up the bare and floor Fastify servers share: a node:http
+ * The Fastify 5 set-up of the bare Fastify server: a node:http
  * server kept for the time-outs, and a catch-all content-type parser that
  * keeps the body's bytes as a Buffer (no JSON parse).
  */
