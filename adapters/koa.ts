@@ -68,7 +68,7 @@ function respond(ctx: Context, response: GatewayResponse): void {
  * app.use(koaGateway({ auth: { keys: ['sk-local'] } }));
  */
 export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
-  const gateway = toGateway(gatewayOrOptions);
+  const gateway = toGateway(gatewayOrOptions, 'koaGateway');
   const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
 
   async function contextOf(ctx: Context, url?: string): Promise<GatewayContext> {
