@@ -164,6 +164,8 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
   });
 }
 
+export { expressGatewayErrors } from './express-errors.js';
+export type { ExpressErrorHandler } from './express-errors.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';

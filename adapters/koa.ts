@@ -147,6 +147,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
   });
 }
 
+export { koaGatewayErrors } from './koa-errors.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { AuthOptions, StaticKey, VerifyKey } from '../auth/verify-key.js';
-import { type Assert, either, fn, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
+import { type Assert, either, fn, got, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
 
 const AUTH_SHAPES = '`{ keys: [process.env.MODELGATE_KEY] }` (the keys callers send) or `{ verify: async (key, request) => principal | null }`';
 
@@ -32,7 +32,12 @@ const keyEntrySchema = either<string | StaticKey>((value) => (isObject(value) ? 
 const keysAuthSchema = optionsObject(
   {
     keys: z
-      .array(keyEntrySchema, { error: (issue) => `must be an array of keys, e.g. \`[process.env.MODELGATE_KEY]\` (got ${Array.isArray(issue.input) ? 'an array' : typeof issue.input})` })
+      .array(keyEntrySchema, {
+        error: (issue) =>
+          issue.input === undefined
+            ? 'is missing: give the keys callers send, e.g. `keys: [process.env.MODELGATE_KEY]`'
+            : `must be an array of keys, e.g. \`[process.env.MODELGATE_KEY]\` (got ${got(issue.input)})`,
+      })
       .min(1, { error: 'is empty: no caller could authenticate; give at least one key (or use `verify`)' })
       .readonly(),
   },

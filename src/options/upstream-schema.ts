@@ -102,10 +102,25 @@ function baseURLSchema(example: string, env: string, extra?: (url: URL) => strin
   });
 }
 
+function apiKeySchema(env: string) {
+  return text({ expected: 'the upstream key', env, omit: 'leave `apiKey` out for an upstream that takes no key' });
+}
+
+/**
+ * A client's options where an `apiKey` that is present must be set: `apiKey:
+ * process.env.OPENAI_API_KEY` with the variable unset would call the
+ * upstream without a key (a 502 at every request); leaving `apiKey` out is
+ * how to call one that takes none.
+ */
+function withSetKey<T, S extends z.ZodObject>(schema: S, env: string) {
+  const required = schema.extend({ apiKey: apiKeySchema(env) });
+  return either<T>((value) => (isObject(value) && 'apiKey' in value && value.apiKey === undefined ? required : schema));
+}
+
 function clientShape(example: string, env: { url: string; key: string }, extra?: (url: URL) => string | undefined) {
   return {
     baseURL: baseURLSchema(example, env.url, extra),
-    apiKey: text({ expected: 'the upstream key', env: env.key, omit: 'leave `apiKey` out for an upstream that takes no key' }).optional(),
+    apiKey: apiKeySchema(env.key).optional(),
     headers: headersSchema.optional(),
     name: text({ expected: 'a name for logs' }).optional(),
     timeouts: timeoutsSchema.optional(),
@@ -114,15 +129,13 @@ function clientShape(example: string, env: { url: string; key: string }, extra?:
   };
 }
 
-/** `openAICompatible(options)`. */
-export const openAICompatibleOptionsSchema = optionsObject(
+const openAICompatibleShapeSchema = optionsObject(
   clientShape('https://api.openai.com/v1', { url: 'OPENAI_BASE_URL', key: 'OPENAI_API_KEY' }),
   'an `openAICompatible`',
   '`{ baseURL, apiKey?, headers?, name?, timeouts?, pool?, dispatcher? }`',
 );
 
-/** `messagesUpstream(options)`: the base URL without `/v1` (the client adds `/v1/messages`). */
-export const messagesUpstreamOptionsSchema = optionsObject(
+const messagesUpstreamShapeSchema = optionsObject(
   {
     ...clientShape('https://api.anthropic.com', { url: 'ANTHROPIC_BASE_URL', key: 'ANTHROPIC_API_KEY' }, (url) =>
       /\/v1\/?$/.test(url.pathname) ? 'ends in /v1: give the base URL without it (like ANTHROPIC_BASE_URL, e.g. https://api.anthropic.com); the client adds /v1/messages' : undefined,
@@ -133,7 +146,13 @@ export const messagesUpstreamOptionsSchema = optionsObject(
   '`{ baseURL, apiKey?, version?, headers?, name?, timeouts?, pool?, dispatcher? }`',
 );
 
+/** `openAICompatible(options)`. */
+export const openAICompatibleOptionsSchema = withSetKey<OpenAICompatibleOptions, typeof openAICompatibleShapeSchema>(openAICompatibleShapeSchema, 'OPENAI_API_KEY');
+
+/** `messagesUpstream(options)`: the base URL without `/v1` (the client adds `/v1/messages`). */
+export const messagesUpstreamOptionsSchema = withSetKey<MessagesUpstreamOptions, typeof messagesUpstreamShapeSchema>(messagesUpstreamShapeSchema, 'ANTHROPIC_API_KEY');
+
 type _Timeouts = Assert<SameOptions<z.input<typeof timeoutsSchema>, UpstreamTimeouts>>;
 type _Pool = Assert<SameOptions<z.input<typeof poolSchema>, UpstreamPoolOptions>>;
-type _OpenAI = Assert<SameOptions<z.input<typeof openAICompatibleOptionsSchema>, OpenAICompatibleOptions>>;
-type _Messages = Assert<SameOptions<z.input<typeof messagesUpstreamOptionsSchema>, MessagesUpstreamOptions>>;
+type _OpenAI = Assert<SameOptions<z.input<typeof openAICompatibleShapeSchema>, OpenAICompatibleOptions>>;
+type _Messages = Assert<SameOptions<z.input<typeof messagesUpstreamShapeSchema>, MessagesUpstreamOptions>>;
