@@ -79,7 +79,7 @@ export function keepRawBody(req: IncomingMessage, _res: ServerResponse, buf: Buf
  * app.use(expressGateway({ auth: { keys: ['sk-local'] } }));
  */
 export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGateway {
-  const gateway = toGateway(gatewayOrOptions);
+  const gateway = toGateway(gatewayOrOptions, 'expressGateway');
   const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
 
   async function contextOf(req: Request, res: Response, url?: string): Promise<GatewayContext> {
@@ -164,6 +164,8 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
   });
 }
 
+export { expressGatewayErrors } from './express-errors.js';
+export type { ExpressErrorHandler } from './express-errors.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';

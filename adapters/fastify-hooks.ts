@@ -13,6 +13,8 @@ import type { GatewayResponse, Principal } from '../src/types.js';
 import { sendGatewayResponse } from './fastify-reply.js';
 import { endObservationOnClose, readGatewayRequest, toGatewayRequest } from './node-request.js';
 import { type GatewayOrOptions, toGateway } from './to-gateway.js';
+import { GatewayConfigError } from '../src/options/gateway-config-error.js';
+import { got } from '../src/options/option-schemas.js';
 import { fromV1Segment } from './v1-path.js';
 
 /** A step as an async Fastify hook or handler: resolves to the reply once it answered, or to nothing to go on. */
@@ -66,7 +68,8 @@ const queryOf = (url: string): string => {
  * @param urlOf The URL the unbound steps present to the core (default: the request's, from its first `/v1` segment on).
  */
 export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: UrlOf = (request) => fromV1Segment(request.url)): FastifyGatewayHooks {
-  const gateway = toGateway(gatewayOrOptions);
+  const gateway = toGateway(gatewayOrOptions, 'createFastifyHooks');
+  if (typeof urlOf !== 'function') throw new GatewayConfigError('createFastifyHooks', [{ path: 'urlOf', message: `must be \`(request) => url\` (got ${got(urlOf)})` }]);
   const limit = gateway.options.maxBodyBytes;
   const bodyTimeoutMs = gateway.options.bodyTimeoutMs;
   const contexts = new WeakMap<FastifyRequest, GatewayContext>();

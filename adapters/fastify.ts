@@ -11,6 +11,7 @@ import fp from 'fastify-plugin';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayOptions } from '../src/gateway-options.js';
 import { createFastifyHooks, type FastifyGatewayHooks } from './fastify-hooks.js';
+import { readFastifyOptions } from './fastify-options.js';
 import { createFastifyRoute } from './fastify-route.js';
 
 /** Options of the plugin besides Fastify's own `prefix`. */
@@ -31,17 +32,11 @@ declare module 'fastify' {
   }
 }
 
-function gatewayOf(options: FastifyGatewayOptions): Gateway | GatewayOptions {
-  if ('gateway' in options) return options.gateway;
-  // A gateway passed as the options object itself, like the other adapters accept.
-  if (typeof (options as Partial<Gateway>).handle === 'function') return options as Gateway;
-  const { prefix: _prefix, decorate: _decorate, ...gatewayOptions } = options as GatewayOptions & PluginOptions;
-  return gatewayOptions;
-}
-
 const plugin: FastifyPluginAsync<FastifyGatewayOptions> = async (app: FastifyInstance, options) => {
+  // Checked before anything is registered: a GatewayConfigError rejects `register` / `ready`.
+  const gatewayOrOptions = readFastifyOptions(options);
   const prefix = options.prefix ?? '';
-  const hooks = createFastifyHooks(gatewayOf(options));
+  const hooks = createFastifyHooks(gatewayOrOptions);
   if (options.decorate !== false) app.decorate('modelgate', hooks);
 
   // The routes live in a child context: its body handling does not leak into the app.

@@ -30,7 +30,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * app.all('/v1/*', (c) => handler(c.req.raw));
  */
 export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHandler & { readonly gateway: Gateway } {
-  const gateway = toGateway(gatewayOrOptions);
+  const gateway = toGateway(gatewayOrOptions, 'createFetchHandler');
   const limit = gateway.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = async (request: Request): Promise<Response> => {
     let gatewayRequest: GatewayRequest;

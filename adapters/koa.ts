@@ -68,7 +68,7 @@ function respond(ctx: Context, response: GatewayResponse): void {
  * app.use(koaGateway({ auth: { keys: ['sk-local'] } }));
  */
 export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
-  const gateway = toGateway(gatewayOrOptions);
+  const gateway = toGateway(gatewayOrOptions, 'koaGateway');
   const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
 
   async function contextOf(ctx: Context, url?: string): Promise<GatewayContext> {
@@ -147,6 +147,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
   });
 }
 
+export { koaGatewayErrors } from './koa-errors.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';

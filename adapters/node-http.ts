@@ -26,7 +26,7 @@ export { type GatewayOrOptions, toGateway } from './to-gateway.js';
  * createServer(createNodeHandler({ auth: { keys: ['sk-local'] } })).listen(8787);
  */
 export function createNodeHandler(gatewayOrOptions: GatewayOrOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const gateway = toGateway(gatewayOrOptions);
+  const gateway = toGateway(gatewayOrOptions, 'createNodeHandler');
   const limit = gateway.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { bodyTimeoutMs } = gateway.options;
   return (req, res) => {

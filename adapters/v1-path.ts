@@ -14,3 +14,8 @@ export function fromV1Segment(pathAndQuery: string): string {
   if (path.endsWith('/v1')) return pathAndQuery.slice(path.length - 3);
   return pathAndQuery;
 }
+
+/** True for `/v1` and the paths under it: what the Express and Koa gateways serve (other paths are the app's). */
+export function isV1Path(path: string): boolean {
+  return path.startsWith('/v1/') || path === '/v1';
+}

@@ -12,6 +12,8 @@ import { GatewayError, toGatewayError } from './errors.js';
 import { createGatewayContext, type GatewayContext } from './gateway-context.js';
 import type { GatewayOptions } from './gateway-options.js';
 import { createGatewayRuntime, type GatewayRuntime } from './gateway-runtime.js';
+import { gatewayOptionsSchema } from './options/gateway-options-schema.js';
+import { assertOptions } from './options/parse-options.js';
 import { handleChatCompletions } from './handlers/chat-completions.js';
 import { handleCountTokens } from './handlers/count-tokens.js';
 import { handleFiles } from './handlers/files-endpoint.js';
@@ -121,8 +123,10 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
  * @example
  * const gateway = createGateway({ auth: { keys: [process.env.MODELGATE_KEY!] } });
  * const response = await gateway.handle({ method: 'GET', url: '/v1/models', headers, signal });
+ * @throws GatewayConfigError listing every problem in `options` (an unset key, an unknown option, a negative time-out, ...).
  */
 export function createGateway(options: GatewayOptions): Gateway {
+  assertOptions(gatewayOptionsSchema, options, 'createGateway');
   const runtime = createGatewayRuntime(options);
 
   // The steps without a promise while they can answer at once: `handle` runs these, and the

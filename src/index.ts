@@ -12,6 +12,8 @@ export type { GatewayOptions } from './gateway-options.js';
 export type { GatewayContext } from './gateway-context.js';
 export * from './types.js';
 export * from './errors.js';
+export { GatewayConfigError, isGatewayConfigError } from './options/gateway-config-error.js';
+export type { ConfigProblem } from './options/gateway-config-error.js';
 export * from './render-error.js';
 export type { UsageRecord, TokenUsage } from './usage.js';
 export type { GatewayLogger, ObservabilityOptions, OpenTelemetryOptions, PrometheusOptions } from './observability/options.js';

@@ -39,6 +39,12 @@ export function bodyCutError(cause: unknown): GatewayError {
   return new GatewayError('INVALID_REQUEST', 'Request body ended before it was complete (the connection closed while it was being sent); send the whole body.', { cause });
 }
 
+/** The 400 for a body that is not JSON; `detail` is the parser's own message (`Unexpected token } in JSON at position 9`). */
+export function invalidJsonError(detail: string | undefined): GatewayError {
+  const said = detail ? `: ${detail.replace(/\.$/, '')}` : '';
+  return new GatewayError('INVALID_JSON', `Request body is not valid JSON${said}.`);
+}
+
 export function tooLargeError(limit: number): GatewayError {
   return new GatewayError('REQUEST_TOO_LARGE', `Request body is larger than the ${limit}-byte limit of this gateway.`);
 }
@@ -64,8 +70,7 @@ export function readJsonBody(request: GatewayRequest, maxBodyBytes: number): unk
       // TextDecoder drops a leading UTF-8 BOM, as express.json() and co-body do.
       body = JSON.parse(UTF8.decode(request.rawBody));
     } catch (error) {
-      const detail = error instanceof SyntaxError ? `: ${error.message}` : '';
-      throw new GatewayError('INVALID_JSON', `Request body is not valid JSON${detail}.`);
+      throw invalidJsonError(error instanceof SyntaxError ? error.message : undefined);
     }
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -11,6 +11,8 @@ import { callerHeaders, requestBody } from './request-body.js';
 import { abortSourceOf } from './abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
+import { openAICompatibleOptionsSchema } from '../options/upstream-schema.js';
+import { assertOptions } from '../options/parse-options.js';
 import type { Dispatcher } from 'undici';
 
 /** Options of {@link openAICompatible}. */
@@ -56,10 +58,12 @@ function toRequest(call: UpstreamCall, name: string): Omit<HttpRequest, 'headers
  * headers. Connection failures reject with `UPSTREAM_UNAVAILABLE` (502),
  * time-outs with `UPSTREAM_TIMEOUT` (504).
  *
+ * @throws GatewayConfigError when an option is wrong (a base URL that is not http(s), an unset `apiKey`, an unknown option, ...).
  * @example
  * const openai = openAICompatible({ baseURL: 'https://api.openai.com/v1', apiKey: process.env.OPENAI_API_KEY });
  */
 export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
+  assertOptions(openAICompatibleOptionsSchema, options, 'openAICompatible');
   const name = options.name ?? hostOf(options.baseURL);
   const client = createHttpClient({ ...options, name });
   const secrets = upstreamSecrets(options);

@@ -11,6 +11,8 @@ import { callerHeaders, requestBody } from './request-body.js';
 import { abortSourceOf } from './abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
+import { messagesUpstreamOptionsSchema } from '../options/upstream-schema.js';
+import { assertOptions } from '../options/parse-options.js';
 
 /** Options of {@link messagesUpstream}. */
 export interface MessagesUpstreamOptions {
@@ -86,10 +88,12 @@ function withBeta(current: string | undefined, beta: string): string {
  * Sends `x-api-key` (own key, or the caller's on key passthrough) and
  * `anthropic-version`: the caller's when forwarded, else `version`.
  *
+ * @throws GatewayConfigError when an option is wrong (a base URL that is not http(s), an unset `apiKey`, an unknown option, ...).
  * @example
  * const vendor = messagesUpstream({ baseURL: 'https://api.anthropic.com', apiKey: process.env.ANTHROPIC_API_KEY });
  */
 export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
+  assertOptions(messagesUpstreamOptionsSchema, options, 'messagesUpstream');
   const name = options.name ?? hostOf(options.baseURL);
   const version = options.version ?? DEFAULT_ANTHROPIC_VERSION;
   const client = createHttpClient({ ...options, name });

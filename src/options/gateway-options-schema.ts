@@ -1,0 +1,103 @@
+/**
+ * The options of `createGateway` (and of every adapter, which take the
+ * same): one schema per option group, checked against `GatewayOptions` at
+ * compile time so that the two cannot drift apart.
+ *
+ * @internal
+ */
+import { z } from 'zod';
+import type { FileStore } from '../files/file-store.js';
+import type { GatewayOptions } from '../gateway-options.js';
+import type { Catalog } from '../models/catalog.js';
+import { MIN_SECRET_LENGTH } from '../redact/redactor.js';
+import type { ReasoningBudgets } from '../translate/map-reasoning-effort.js';
+import { MIN_THINKING_BUDGET } from '../translate/map-reasoning-effort.js';
+import { authSchema } from './auth-schema.js';
+import { limitsSchema } from './limits-schema.js';
+import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
+import { type Assert, either, flag, fn, got, int, isObject, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
+import { routesSchema } from './route-schema.js';
+
+const modelEntrySchema = z.looseObject({
+  id: text({ expected: 'the model id callers send' }),
+  displayName: z.string({ error: (issue) => `must be a string (got ${got(issue.input)})` }),
+  createdAt: z.string({ error: (issue) => `must be an ISO 8601 date string (got ${got(issue.input)})` }),
+  temperature: oneOf(['accepted', 'rejected', 'deprecated']),
+  thinking: oneOf(['enabled', 'adaptive', 'none']),
+  caching: oneOf(['reliable', 'intermittent', 'never']),
+  minCacheableTokens: int(0, Number.MAX_SAFE_INTEGER, 'tokens'),
+});
+
+const catalogSchema = either<Catalog>((value) => {
+  if (Array.isArray(value)) return 'is an array of models: make a catalog of them with `createCatalog({ models })` (add `replace: true` to drop the twelve default models)';
+  if (!isObject(value) || typeof value.get !== 'function' || typeof value.has !== 'function' || !Array.isArray(value.models)) {
+    return `must be a catalog made by \`createCatalog({ models })\`, or \`DEFAULT_CATALOG\` (got ${got(value)})`;
+  }
+  return z.looseObject({ models: z.array(modelEntrySchema) });
+});
+
+const FILE_STORE_METHODS = ['list', 'retrieve', 'content', 'delete'] as const;
+
+const filesSchema = either<FileStore | false>((value) => {
+  if (value === false) return undefined;
+  if (value === true) return 'is true: give a FileStore (e.g. `upstreamFileStore(messagesUpstream({...}))`), `false` to turn the file endpoints off, or leave `files` out for the default';
+  if (isObject(value) && FILE_STORE_METHODS.every((method) => typeof value[method] === 'function')) return undefined;
+  return `must be a FileStore (an object with ${FILE_STORE_METHODS.join(', ')}; e.g. \`upstreamFileStore(messagesUpstream({...}))\`) or false (got ${got(value)})`;
+});
+
+const budget = int(MIN_THINKING_BUDGET, Number.MAX_SAFE_INTEGER, `thinking tokens; the vendor's smallest budget is ${MIN_THINKING_BUDGET}`).optional();
+const reasoningBudgetsSchema = optionsObject(
+  { minimal: budget, low: budget, medium: budget, high: budget, xhigh: budget },
+  'a `reasoningBudgets`',
+  '`{ minimal?, low?, medium?, high?, xhigh? }` in thinking tokens',
+);
+
+const secretSchema = text({ expected: 'a secret to redact', omit: 'leave the entry out' }).refine((secret) => secret.length >= MIN_SECRET_LENGTH, {
+  error: `is shorter than ${MIN_SECRET_LENGTH} characters: too short to redact (it would mangle every message); leave it out`,
+});
+
+/** Options named as they are elsewhere (another library, a nested group). */
+export const MOVED_OPTIONS: Readonly<Record<string, string>> = {
+  keys: 'is not a gateway option: keys go in `auth: { keys: [...] }`',
+  verify: 'is not a gateway option: it goes in `auth: { verify }`',
+  apiKey: 'is not a gateway option: the gateway’s own upstream keys go in `openAICompatible({ apiKey })` / `messagesUpstream({ apiKey })` routes; callers’ keys in `auth: { keys }`',
+  upstream: 'is not a gateway option: give `routes: [{ match: "*", upstream }]`',
+  upstreams: 'is not a gateway option: give `routes: [{ match, upstream }, ...]`',
+  timeout: 'is not a gateway option: did you mean `requestTimeoutMs` (the wait for an upstream answer)?',
+  timeoutMs: 'is not a gateway option: did you mean `requestTimeoutMs` (the wait for an upstream answer)?',
+};
+
+/** The gateway's options, for entry points that take more of their own (the Fastify plugin). */
+export const GATEWAY_OPTIONS_SHAPE = {
+  auth: authSchema,
+  routes: routesSchema.optional(),
+  catalog: catalogSchema.optional(),
+  files: filesSchema.optional(),
+  dropUnsupportedParams: flag().optional(),
+  adaptThinking: flag().optional(),
+  maxBodyBytes: int(1, Number.MAX_SAFE_INTEGER, 'bytes').optional(),
+  requestTimeoutMs: timerMs('the wait for an upstream answer').optional(),
+  bodyTimeoutMs: timerMs('the time to receive a request body').optional(),
+  heartbeatMs: timerMs('upstream silence before a heartbeat').optional(),
+  defaultMaxTokens: int(1, Number.MAX_SAFE_INTEGER, 'tokens').optional(),
+  reasoningBudgets: reasoningBudgetsSchema.optional(),
+  maxChoices: int(1, Number.MAX_SAFE_INTEGER, 'chat choices fanned out; 1 turns fan-out off').optional(),
+  onUsage: fn<NonNullable<GatewayOptions['onUsage']>>('`(record) => void`').optional(),
+  limits: limitsSchema.optional(),
+  onError: fn<NonNullable<GatewayOptions['onError']>>('`({ error, request, requestId }) => void`').optional(),
+  secrets: z
+    .array(secretSchema, { error: (issue) => `must be an array of strings (got ${got(issue.input)})` })
+    .readonly()
+    .optional(),
+  openTelemetry: openTelemetrySchema.optional(),
+  prometheus: prometheusSchema.optional(),
+  logger: loggerSchema.optional(),
+};
+
+/** What the options of `createGateway` must be, for the message about a value that is no object. */
+export const GATEWAY_OPTIONS_EXPECTED = 'an object with at least `auth`, e.g. `{ auth: { keys: [process.env.MODELGATE_KEY] } }`';
+
+export const gatewayOptionsSchema = optionsObject(GATEWAY_OPTIONS_SHAPE, 'a gateway', GATEWAY_OPTIONS_EXPECTED, MOVED_OPTIONS);
+
+type _ReasoningBudgets = Assert<SameOptions<z.input<typeof reasoningBudgetsSchema>, Partial<ReasoningBudgets>>>;
+type _GatewayOptions = Assert<SameOptions<z.input<typeof gatewayOptionsSchema>, GatewayOptions>>;
