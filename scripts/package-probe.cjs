@@ -1,15 +1,36 @@
 /**
- * Run inside a fresh app that installed the packed tarball (see
- * check-package.mjs): loads `modelgate/fastify` and `modelgate/fetch` with
- * `require()` (argv[2] === 'cjs') or `import()`, mounts each in a real
- * Fastify / Hono (on @hono/node-server) app beside a route of the app's own,
- * and makes a plain and a streamed call to the embedded simulator through each.
+ * Run inside a fresh app that installed the package (see check-package.mjs):
+ * loads every subpath with `require()` (argv[2] === 'cjs') or `import()` and
+ * checks its main export; then (unless `--imports-only`) mounts
+ * `modelgate/fastify` and `modelgate/fetch` in a real Fastify / Hono (on
+ * @hono/node-server) app beside a route of the app's own, and makes a plain
+ * and a streamed call to the embedded simulator through each.
  * Prints one JSON line with what it saw; exits 1 on a failed check.
  */
 const assert = require('node:assert/strict');
 
 const KEY = 'sk-probe';
 const load = process.argv[2] === 'cjs' ? async (name) => require(name) : (name) => import(name);
+
+/** Each subpath and a function it exports. */
+const SUBPATHS = {
+  modelgate: 'createGateway',
+  'modelgate/express': 'expressGateway',
+  'modelgate/koa': 'koaGateway',
+  'modelgate/fastify': 'fastifyGateway',
+  'modelgate/fetch': 'createFetchHandler',
+  'modelgate/node': 'createNodeHandler',
+  'modelgate/testing': 'createSimulator',
+};
+
+/** Loads every subpath; returns how many. */
+async function loadEvery() {
+  for (const [subpath, name] of Object.entries(SUBPATHS)) {
+    const module = await load(subpath);
+    assert.equal(typeof module[name], 'function', `${subpath} should export ${name}`);
+  }
+  return Object.keys(SUBPATHS).length;
+}
 
 async function call(base, path, body) {
   const response = await fetch(`${base}${path}`, {
@@ -34,6 +55,11 @@ async function exercise(base) {
 }
 
 async function main() {
+  const subpaths = await loadEvery();
+  if (process.argv.includes('--imports-only')) {
+    process.stdout.write(`${JSON.stringify({ format: process.argv[2], subpaths })}\n`);
+    return;
+  }
   const { fastifyGateway } = await load('modelgate/fastify');
   const { createFetchHandler } = await load('modelgate/fetch');
   const fastifyModule = await load('fastify');
@@ -60,7 +86,7 @@ async function main() {
   server.close();
   await handler.gateway.close();
 
-  process.stdout.write(`${JSON.stringify({ format: process.argv[2], fastify: fastifyResult, hono: honoResult })}\n`);
+  process.stdout.write(`${JSON.stringify({ format: process.argv[2], subpaths, fastify: fastifyResult, hono: honoResult })}\n`);
 }
 
 main().catch((error) => {

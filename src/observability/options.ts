@@ -3,8 +3,8 @@
  * metrics, Prometheus metrics and structured logs. Everything is off unless
  * its option is set; with none set the request path does no extra work.
  */
-import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
-import type { Registry } from 'prom-client';
+import type { MeterProviderLike, TracerProviderLike } from './otel-shapes.js';
+import type { PrometheusRegistryLike } from './prometheus-shapes.js';
 
 /**
  * A pino-shaped logger (pino, or anything with these methods). The gateway
@@ -23,9 +23,9 @@ export interface GatewayLogger {
 /** Options of the `openTelemetry` gateway option. */
 export interface OpenTelemetryOptions {
   /** Where spans go. Default: the globally registered provider (the SDK's; a no-op without one). */
-  tracerProvider?: TracerProvider;
+  tracerProvider?: TracerProviderLike;
   /** Where metrics go. Default: the globally registered provider (a no-op without one). */
-  meterProvider?: MeterProvider;
+  meterProvider?: MeterProviderLike;
   /**
    * Record the caller's messages (and system prompt) on the upstream spans as
    * `gen_ai.input.messages` / `gen_ai.system_instructions`. Prompts are
@@ -37,7 +37,7 @@ export interface OpenTelemetryOptions {
 /** Options of the `prometheus` gateway option. */
 export interface PrometheusOptions {
   /** The app's prom-client `Registry` (e.g. `new Registry()` or `register`); the gateway registers its metrics on it. */
-  registry: Registry;
+  registry: PrometheusRegistryLike;
   /** Prefix of every metric name. Default `modelgate_`. */
   prefix?: string;
   /**

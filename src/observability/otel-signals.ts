@@ -10,6 +10,7 @@ import type { GatewayRequest } from '../types.js';
 import type { Attributes } from './genai-attributes.js';
 import { loadOptional } from './load-optional.js';
 import type { OpenTelemetryOptions } from './options.js';
+import type { HistogramLike, SpanLike } from './otel-shapes.js';
 
 /** Instrumentation scope name of the tracer and meter. */
 export const INSTRUMENTATION_SCOPE = 'modelgate';
@@ -19,7 +20,7 @@ export const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 26214
 /** Duration, time-to-first-chunk and time-per-output-chunk buckets, in seconds (semantic conventions). */
 export const SECONDS_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 
-export type Span = Api.Span;
+export type Span = SpanLike;
 
 export interface OtelSignals {
   readonly captureContent: boolean;
@@ -31,11 +32,14 @@ export interface OtelSignals {
   inject(span: Span, headers: Record<string, string>): Record<string, string>;
   /** Ends `span`, marking it failed when `errorType` is set. */
   end(span: Span, attributes: Attributes, errorType: string | undefined): void;
-  readonly duration: Api.Histogram;
-  readonly tokenUsage: Api.Histogram;
-  readonly timeToFirstChunk: Api.Histogram;
-  readonly timePerOutputChunk: Api.Histogram;
+  readonly duration: HistogramLike;
+  readonly tokenUsage: HistogramLike;
+  readonly timeToFirstChunk: HistogramLike;
+  readonly timePerOutputChunk: HistogramLike;
 }
+
+/** A span of the app's tracer (every span the gateway holds came from it) as the API's functions take it. */
+const apiSpan = (span: Span): Api.Span => span as Api.Span;
 
 const HEADER_GETTER: Api.TextMapGetter<GatewayRequest['headers']> = {
   keys: (carrier) => Object.keys(carrier),
@@ -79,11 +83,11 @@ export function createOtelSignals(option: true | OpenTelemetryOptions): OtelSign
       return tracer.startSpan(name, { kind: inside ? api.SpanKind.INTERNAL : api.SpanKind.SERVER, attributes }, parent);
     },
     startAttempt(parent, name, attributes) {
-      return tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, api.trace.setSpan(api.ROOT_CONTEXT, parent));
+      return tracer.startSpan(name, { kind: api.SpanKind.CLIENT, attributes }, api.trace.setSpan(api.ROOT_CONTEXT, apiSpan(parent)));
     },
     inject(span, headers) {
       const out = { ...headers };
-      api.propagation.inject(api.trace.setSpan(api.ROOT_CONTEXT, span), out);
+      api.propagation.inject(api.trace.setSpan(api.ROOT_CONTEXT, apiSpan(span)), out);
       return out;
     },
     end(span, attributes, errorType) {

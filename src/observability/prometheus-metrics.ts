@@ -10,6 +10,7 @@
 import type * as PromClient from 'prom-client';
 import { loadOptional } from './load-optional.js';
 import type { PrometheusOptions } from './options.js';
+import type { PrometheusCounterLike, PrometheusGaugeLike, PrometheusHistogramLike } from './prometheus-shapes.js';
 
 /** Latency buckets in seconds (request duration, time to first token). */
 const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -18,15 +19,15 @@ const GAP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
 
 export interface PrometheusMetrics {
   readonly principalLabel: boolean;
-  requests: PromClient.Counter<string>;
-  duration: PromClient.Histogram<string>;
-  timeToFirstToken: PromClient.Histogram<string>;
-  interToken: PromClient.Histogram<string>;
-  tokens: PromClient.Counter<string>;
-  retries: PromClient.Counter<string>;
-  fallbacks: PromClient.Counter<string>;
-  limitRejections: PromClient.Counter<string>;
-  openStreams: PromClient.Gauge<string>;
+  requests: PrometheusCounterLike;
+  duration: PrometheusHistogramLike;
+  timeToFirstToken: PrometheusHistogramLike;
+  interToken: PrometheusHistogramLike;
+  tokens: PrometheusCounterLike;
+  retries: PrometheusCounterLike;
+  fallbacks: PrometheusCounterLike;
+  limitRejections: PrometheusCounterLike;
+  openStreams: PrometheusGaugeLike;
 }
 
 /** Creates and registers the metrics; a second gateway on the same registry reuses them. */
@@ -38,7 +39,8 @@ export function createPrometheusMetrics(options: PrometheusOptions): PrometheusM
   }
   const prefix = options.prefix ?? 'modelgate_';
   const principal = options.principalLabel === true ? ['principal'] : [];
-  const registers = [registry];
+  // The app's registry is a prom-client `Registry` (checked above); its metric classes take it as such.
+  const registers = [registry as PromClient.Registry];
   // Metrics already registered (another gateway on the same registry) are shared rather than re-registered (which throws).
   const reuse = <T>(name: string, make: () => T): T => (registry.getSingleMetric(prefix + name) as T | undefined) ?? make();
   const counter = (name: string, help: string, labelNames: string[]) =>
