@@ -17,6 +17,8 @@ export type { ConfigProblem } from './options/gateway-config-error.js';
 export * from './render-error.js';
 export type { UsageRecord, TokenUsage } from './usage.js';
 export type { GatewayLogger, ObservabilityOptions, OpenTelemetryOptions, PrometheusOptions } from './observability/options.js';
+export type { MeterProviderLike, TracerProviderLike } from './observability/otel-shapes.js';
+export type { PrometheusRegistryLike } from './observability/prometheus-shapes.js';
 
 // Model matrix and the per-model rules (temperature, thinking, caching).
 export * from './models/catalog.js';
