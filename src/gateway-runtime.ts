@@ -19,6 +19,7 @@ import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { createRouter, type Route, type Router } from './upstreams/routes.js';
 import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
+import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
 
 export interface GatewayRuntime {
   readonly options: GatewayOptions;
@@ -35,6 +36,8 @@ export interface GatewayRuntime {
   readonly routedModels: readonly ServedModel[];
   /** Every configured upstream secret (and `options.secrets`), for error paths. */
   readonly redactor: Redactor;
+  /** This gateway instance's `Via` entry and loop check. */
+  readonly hops: ViaHops;
   /** Starts a request's observation; undefined when no observability option is set. */
   readonly observe: ObserveRequest | undefined;
   close(): Promise<void>;
@@ -106,6 +109,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     },
     routedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
+    hops: createViaHops(),
     observe: createObservability(options, (model) => catalog.get(model)?.id ?? (routedIds.has(model) ? model : undefined)),
     async close() {
       limiter?.close();

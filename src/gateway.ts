@@ -73,6 +73,8 @@ function isModelEndpoint(name: string): name is keyof typeof BODY_SCHEMAS {
 }
 
 function requireEndpoint(ctx: GatewayContext) {
+  // A looping request is refused before any step (authentication, limits, upstream calls).
+  if (ctx.refusal) throw ctx.refusal;
   if (!ctx.endpoint) throw ctx.routingError ?? new GatewayError('NOT_FOUND', 'Not found.');
   return ctx.endpoint;
 }
@@ -111,7 +113,7 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     case 'files.content':
     case 'files.delete':
     case 'files.upload':
-      return handleFiles(endpoint, await runtime.files());
+      return handleFiles(endpoint, await runtime.files(), ctx.via);
   }
 }
 
@@ -166,7 +168,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     catalog: runtime.catalog,
     options,
     begin(request) {
-      const ctx = createGatewayContext(request);
+      const ctx = createGatewayContext(request, runtime.hops);
       if (runtime.observe) ctx.observer = runtime.observe(ctx);
       return ctx;
     },
