@@ -20,6 +20,7 @@ import { createRouter, type Route, type Router } from './upstreams/routes.js';
 import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
 import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
+import { createSimulatedWarning } from './warn-simulated.js';
 
 export interface GatewayRuntime {
   readonly options: GatewayOptions;
@@ -38,6 +39,8 @@ export interface GatewayRuntime {
   readonly redactor: Redactor;
   /** This gateway instance's `Via` entry and loop check. */
   readonly hops: ViaHops;
+  /** Told of every simulated answer: warns once when one is served in production. */
+  readonly noteSimulated: () => void;
   /** Starts a request's observation; undefined when no observability option is set. */
   readonly observe: ObserveRequest | undefined;
   close(): Promise<void>;
@@ -110,6 +113,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     routedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
     hops: createViaHops(),
+    noteSimulated: createSimulatedWarning(options.logger),
     observe: createObservability(options, (model) => catalog.get(model)?.id ?? (routedIds.has(model) ? model : undefined)),
     async close() {
       limiter?.close();

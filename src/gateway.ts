@@ -30,6 +30,7 @@ import { chatCompletionRequestSchema } from './schemas/chat-request.js';
 import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messages-request.js';
 import { parseRequest } from './schemas/parse-request.js';
 import type { GatewayRequest, GatewayResponse } from './types.js';
+import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -232,6 +233,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (ctx.adaptations.length > 0) response.headers['x-modelgate-adapted-thinking'] = toHeaderValue(ctx.adaptations.join(' | '));
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
       if (ctx.limitHeaders) applyLimitHeaders(response.headers, ctx.limitHeaders);
+      if (response.headers[SIMULATED_HEADER] !== undefined) runtime.noteSimulated();
       return ctx.observer ? ctx.observer.respond(ctx, response) : response;
     },
 
