@@ -66,8 +66,8 @@ function ownLoop(): GatewayError {
   return new GatewayError(
     'LOOP_DETECTED',
     'Request loop: this gateway is its own upstream (the request came back carrying its own Via entry). ' +
-      "Check the upstream base URL of the gateway's routes (the baseURL of openAICompatible / messagesUpstream): it points back at this gateway, " +
-      'directly or through a proxy. OPENAI_BASE_URL / ANTHROPIC_BASE_URL naming the gateway belong where the client runs, not in the gateway\'s environment.',
+      "Check the upstream base URL of the gateway's routes (the baseURL of openAICompatible / messagesUpstream): it leads back to this gateway, " +
+      "directly or through a proxy or another gateway. OPENAI_BASE_URL / ANTHROPIC_BASE_URL pointing at the gateway belong where the client runs, not in the gateway's environment.",
   );
 }
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createGateway, type GatewayLogger, type Upstream } from 'modelgate';
-import { startApp, type StartedApp } from '../helpers/start-app.js';
+import { MOUNTS, startApp, type StartedApp } from '../helpers/start-app.js';
 import { AUTH, anthropicClient, failure, KEY, openAIClient } from '../helpers/e2e-fixtures.js';
 
 const ask = [{ role: 'user' as const, content: 'Hi' }];
@@ -74,6 +74,21 @@ describe('answers of the embedded simulator', () => {
     const { response } = await openAIClient(app.url).chat.completions.create({ model, messages: ask }).withResponse();
     expect(response.headers.get('x-modelgate-simulated')).toBe('true');
     expect(response.headers.has('x-modelgate-did-you-mean')).toBe(false);
+  });
+});
+
+describe.each(MOUNTS)('the mark reaches the client on %s', (mount) => {
+  it('on a streamed messages answer and a chat answer with a hint', async () => {
+    const app = await startApp(mount, { auth: AUTH });
+    try {
+      const streamed = await anthropicClient(app.url).messages.create({ model: 'vendora-haiku-4-5', max_tokens: 64, messages: ask, stream: true }).withResponse();
+      expect(streamed.response.headers.get('x-modelgate-simulated')).toBe('true');
+      const chat = await openAIClient(app.url).chat.completions.create({ model: 'vendora-haiku-4-6', messages: ask }).withResponse();
+      expect(chat.response.headers.get('x-modelgate-simulated')).toBe('true');
+      expect(chat.response.headers.get('x-modelgate-did-you-mean')).toBe('vendora-haiku-4-5');
+    } finally {
+      await app.close();
+    }
   });
 });
 
