@@ -237,7 +237,8 @@ async function runToExit(app: 'express' | 'koa' | 'fastify' | 'hono', env: Recor
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  // Generous: tsx compiles the app first, which takes a while on a loaded machine.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const [code] = (await once(child, 'exit')) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
@@ -255,7 +256,7 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
     ]);
     expect(stdout).not.toContain('listening on');
     expect(stderr).not.toContain('sk-up');
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('examples/express/server.ts restarted with its banner\'s client lines exported (OPENAI_*, ANTHROPIC_* naming itself)', () => {

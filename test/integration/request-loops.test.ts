@@ -8,7 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { IncomingHttpHeaders, RequestListener } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, DEFAULT_CATALOG, type Gateway, messagesUpstream, openAICompatible, type Route } from 'modelgate';
 import { createListener, listen, MOUNTS, type Mount } from '../helpers/start-app.js';
 import { AUTH, failure, KEY } from '../helpers/e2e-fixtures.js';
@@ -61,11 +61,14 @@ describe('a gateway that is its own upstream (node handler)', () => {
 
   beforeAll(async () => {
     self = await startCounting('node', (url) => ({ auth: AUTH, routes: routesTo(url) }));
+    // One refused loop first, so that the timed ones below measure the refusal, not the first call's module loading and connecting.
+    await failure(() => chatClient(self.url).chat.completions.create({ model: 'gpt-4o', messages: ask }));
+    await failure(() => messagesClient(self.url).messages.create({ model: 'vendora-sonnet-4-6', max_tokens: 32, messages: ask }));
   });
   afterAll(async () => {
     await self.close();
   });
-  afterEach(() => {
+  beforeEach(() => {
     self.inbound.length = 0;
   });
 
