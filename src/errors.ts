@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   UPSTREAM_UNAVAILABLE: 502,
   UPSTREAM_ERROR: 502,
   UPSTREAM_TIMEOUT: 504,
+  /** The request came back to a gateway it already passed through (its own `Via` entry): an upstream points back at the gateway. */
+  LOOP_DETECTED: 508,
   OVERLOADED: 529,
 } as const;
 

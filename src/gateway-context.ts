@@ -11,6 +11,7 @@ import type { ModelEntry } from './models/catalog.js';
 import type { RequestObservation } from './observability/request-observation.js';
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
 import type { ResolvedRoute } from './upstreams/routes.js';
+import type { ViaHops } from './upstreams/via-hops.js';
 import type { TokenUsage } from './usage.js';
 
 export interface GatewayContext {
@@ -24,6 +25,10 @@ export interface GatewayContext {
   /** The endpoint, or the 404/405 error for paths that have none. */
   readonly endpoint: Endpoint | undefined;
   readonly routingError: GatewayError | undefined;
+  /** The 508 of a request that loops (its `Via` holds this gateway's own entry): every step throws it first. */
+  readonly refusal: GatewayError | undefined;
+  /** The `Via` the request's upstream calls carry (the modelgate entries it came with, then this gateway's). */
+  readonly via: string | undefined;
   /** Set by `authenticate`. */
   principal?: Principal;
   /** The caller's key that verified (only forwarded by routes with `keyPassthrough`). */
@@ -64,13 +69,14 @@ function newRequestId(request: GatewayRequest): string {
   return `req_${uuid.slice(0, 8)}${uuid.slice(9, 13)}${uuid.slice(14, 18)}${uuid.slice(19, 23)}${uuid.slice(24)}`;
 }
 
-/** Starts the context of a request: request id, endpoint and the caller's interface. */
-export function createGatewayContext(given: GatewayRequest): GatewayContext {
+/** Starts the context of a request: request id, endpoint, the caller's interface and, given the gateway's `hops`, its `Via`. */
+export function createGatewayContext(given: GatewayRequest, hops?: ViaHops): GatewayContext {
   // JavaScript callers of `handle()` may leave out `signal` (the types require it): such a request is one
   // its client never aborts. `in`, not a read: the node:http adapter's `signal` is made on first read.
   const request = 'signal' in given ? given : { ...(given as GatewayRequest), signal: new AbortController().signal };
   const matched = matchEndpoint(request.method, request.url, request.headers);
   const isError = 'error' in matched;
+  const hop = hops?.inspect(request.headers);
   return {
     request,
     requestId: newRequestId(request),
@@ -78,6 +84,8 @@ export function createGatewayContext(given: GatewayRequest): GatewayContext {
     format: matched.format,
     endpoint: isError ? undefined : matched,
     routingError: isError ? matched.error : undefined,
+    refusal: hop?.refusal,
+    via: hop?.via,
     // Every field a later step sets is present from the start: one object shape for every request,
     // its fields stored in the object (not in a side array grown as steps add them).
     principal: undefined,

@@ -20,6 +20,8 @@ import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { createRouter, type Route, type Router } from './upstreams/routes.js';
 import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
+import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
+import { createSimulatedWarning } from './warn-simulated.js';
 
 export interface GatewayRuntime {
   readonly options: GatewayOptions;
@@ -36,6 +38,10 @@ export interface GatewayRuntime {
   readonly routedModels: readonly ServedModel[];
   /** Every configured upstream secret (and `options.secrets`), for error paths. */
   readonly redactor: Redactor;
+  /** This gateway instance's `Via` entry and loop check. */
+  readonly hops: ViaHops;
+  /** Told of every simulated answer: warns once when one is served in production. */
+  readonly noteSimulated: () => void;
   /** Starts a request's observation; undefined when no observability option is set. */
   readonly observe: ObserveRequest | undefined;
   close(): Promise<void>;
@@ -107,6 +113,8 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     },
     routedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
+    hops: createViaHops(),
+    noteSimulated: createSimulatedWarning(options.logger),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
     async close() {
       limiter?.close();

@@ -32,6 +32,7 @@ import { chatCompletionRequestSchema } from './schemas/chat-request.js';
 import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messages-request.js';
 import { parseRequest } from './schemas/parse-request.js';
 import type { GatewayRequest, GatewayResponse } from './types.js';
+import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -75,6 +76,8 @@ function isModelEndpoint(name: string): name is keyof typeof BODY_SCHEMAS {
 }
 
 function requireEndpoint(ctx: GatewayContext) {
+  // A looping request is refused before any step (authentication, limits, upstream calls).
+  if (ctx.refusal) throw ctx.refusal;
   if (!ctx.endpoint) throw ctx.routingError ?? new GatewayError('NOT_FOUND', 'Not found.');
   return ctx.endpoint;
 }
@@ -113,7 +116,7 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     case 'files.content':
     case 'files.delete':
     case 'files.upload':
-      return handleFiles(endpoint, await runtime.files());
+      return handleFiles(endpoint, await runtime.files(), ctx.via);
   }
 }
 
@@ -170,7 +173,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     catalog: runtime.catalog,
     options,
     begin(request) {
-      const ctx = createGatewayContext(request);
+      const ctx = createGatewayContext(request, runtime.hops);
       if (runtime.observe) ctx.observer = runtime.observe(ctx);
       return ctx;
     },
@@ -234,6 +237,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (ctx.adaptations.length > 0) response.headers['x-modelgate-adapted-thinking'] = toHeaderValue(ctx.adaptations.join(' | '));
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
       if (ctx.limitHeaders) applyLimitHeaders(response.headers, ctx.limitHeaders);
+      if (response.headers[SIMULATED_HEADER] !== undefined) runtime.noteSimulated();
       return ctx.observer ? ctx.observer.respond(ctx, response) : response;
     },
 

@@ -57,6 +57,8 @@ export { createRouter } from './upstreams/routes.js';
 export type { Route, ModelMatcher, ModelRename, FallbackTarget, ResolvedRoute, Router } from './upstreams/routes.js';
 export { upstreamFileStore } from './files/upstream-file-store.js';
 export type * from './files/file-store.js';
+export { SIMULATED_HEADER, DID_YOU_MEAN_HEADER } from './upstreams/simulated-headers.js';
+export { MAX_MODELGATE_HOPS } from './upstreams/via-hops.js';
 
 // Translation between the two interfaces (both directions). `StopReason` and
 // `FinishReason` are the schemas' types; the translators use the same values.

@@ -44,6 +44,7 @@ const CHAT_TYPE_BY_STATUS: Record<number, { type: string; code: string | null }>
   413: { type: 'invalid_request_error', code: 'request_too_large' },
   429: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   504: { type: 'timeout_error', code: 'timeout' },
+  508: { type: 'server_error', code: 'loop_detected' },
   529: { type: 'server_error', code: 'overloaded' },
 };
 
@@ -71,8 +72,10 @@ export function toChatErrorBody(error: GatewayError): ChatErrorBody {
 /** The JSON error response for `error` in `format`. */
 export function renderError(error: GatewayError, format: WireFormat): JsonResponse {
   const headers: Record<string, string> = { ...error.headers };
-  // Errors that cannot change on retry tell the official clients not to retry (PROTOCOLS C.4).
-  const retryable = error.status === 408 || error.status === 409 || error.status === 429 || (error.status >= 500 && error.status !== 501);
+  // Errors that cannot change on retry tell the official clients not to retry (PROTOCOLS C.4): a 501,
+  // and a 508 (a request loop stays a loop until the configuration changes).
+  const retryable =
+    error.status === 408 || error.status === 409 || error.status === 429 || (error.status >= 500 && error.status !== 501 && error.status !== 508);
   if (!retryable) {
     headers['x-should-retry'] ??= 'false';
   }

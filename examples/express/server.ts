@@ -5,19 +5,19 @@
  *
  *   npm start
  *   PORT=9000 MODELGATE_API_KEYS=sk-one,sk-two npm start
- *   OPENAI_API_KEY=sk-... ANTHROPIC_API_KEY=sk-ant-... npm start
+ *   UPSTREAM_OPENAI_API_KEY=sk-... UPSTREAM_ANTHROPIC_API_KEY=sk-ant-... npm start
  *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm start
  */
 import express from 'express';
 import { expressGateway } from 'modelgate/express';
-import { configFromEnv } from '../shared/config-from-env.js';
+import { configFromEnvOrExit } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup, listeningURL } from '../shared/print-startup.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
-const config = configFromEnv();
+const config = configFromEnvOrExit();
 // Before the gateway: the OpenTelemetry SDK (when configured) must be registered first.
 const observability = await observabilityFromEnv();
 const app = express();

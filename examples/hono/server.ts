@@ -10,14 +10,14 @@ import type { Server } from 'node:http';
 import { createAdaptorServer } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createFetchHandler } from 'modelgate/fetch';
-import { configFromEnv } from '../shared/config-from-env.js';
+import { configFromEnvOrExit } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
 import { observabilityFromEnv } from '../shared/observability-from-env.js';
 import { formatStartup, listeningURL } from '../shared/print-startup.js';
 import { applyServerTimeouts } from '../shared/server-timeouts.js';
 
-const config = configFromEnv();
+const config = configFromEnvOrExit();
 // Before the gateway: the OpenTelemetry SDK (when configured) must be registered first.
 const observability = await observabilityFromEnv();
 const app = new Hono();

@@ -6,8 +6,8 @@
  * | `PORT` | `8787` | Port to listen on (`0`: any free port) |
  * | `HOST` | `127.0.0.1` | Interface to listen on (`0.0.0.0` in a container) |
  * | `MODELGATE_API_KEYS` | one generated `sk-dev-…` key | Comma-separated keys callers may use |
- * | `OPENAI_BASE_URL`, `OPENAI_API_KEY` | unset | Chat-completions upstream for every model outside the twelve |
- * | `ANTHROPIC_BASE_URL`, `ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated) and for `/v1/files` |
+ * | `UPSTREAM_OPENAI_BASE_URL`, `UPSTREAM_OPENAI_API_KEY` | unset | Chat-completions upstream for every model outside the twelve |
+ * | `UPSTREAM_ANTHROPIC_BASE_URL`, `UPSTREAM_ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated) and for `/v1/files` |
  * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT`, `REDIS_URL` | unset | Limits per key (see `limits-from-env.ts`) |
  * | `MODELGATE_ADAPT_THINKING` | unset | `1` (or `true`) turns on `adaptThinking`, for coding agents |
  *
@@ -15,6 +15,13 @@
  * key alone uses the vendor's public base URL. With neither family set, the
  * gateway's embedded simulator serves everything; with one, the other
  * family is served by a simulator instance.
+ *
+ * The upstream variables carry an `UPSTREAM_` prefix so that they cannot be
+ * mistaken for the official clients' `OPENAI_BASE_URL` / `OPENAI_API_KEY` /
+ * `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY`, which point a client at this
+ * gateway: exported into the server's own shell, those would make the
+ * gateway its own upstream. The server ignores them (with a startup note),
+ * and refuses to start with an upstream base URL naming its own address.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -29,6 +36,12 @@ import {
 import { createSimulator } from 'modelgate/testing';
 import { redactURL } from './print-startup.js';
 import { limitsFromEnv } from './limits-from-env.js';
+import { pointsAtOwnAddress } from './own-address.js';
+import { ConfigError } from './config-error.js';
+import { type UpstreamFamily, UPSTREAM_VARIABLES } from './upstream-variables.js';
+
+export { ConfigError } from './config-error.js';
+export { UPSTREAM_VARIABLES } from './upstream-variables.js';
 
 /** Base URL of the chat upstream when only `OPENAI_API_KEY` is set (the official client's default). */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -62,7 +75,7 @@ function parsePort(value: string | undefined): number {
   const text = nonEmpty(value);
   if (text === undefined) return DEFAULT_PORT;
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer from 0 to 65535, got "${text}".`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be an integer from 0 to 65535, got "${text}".`);
   return port;
 }
 
@@ -78,17 +91,43 @@ function parseKeys(value: string | undefined): string[] {
     .filter((key) => key !== '');
 }
 
-/** An upstream family from `<PREFIX>_BASE_URL` / `<PREFIX>_API_KEY`, or undefined when neither is set. */
-function readUpstream(env: Env, prefix: 'OPENAI' | 'ANTHROPIC', defaultBaseURL: string): { baseURL: string; apiKey?: string } | undefined {
-  const baseURL = nonEmpty(env[`${prefix}_BASE_URL`]);
-  const apiKey = nonEmpty(env[`${prefix}_API_KEY`]);
+/**
+ * An upstream family from `UPSTREAM_<FAMILY>_BASE_URL` / `UPSTREAM_<FAMILY>_API_KEY`, or undefined
+ * when neither is set. Refuses a base URL naming the app's own address (`listen.port` 0: not known yet).
+ */
+function readUpstream(env: Env, family: UpstreamFamily, defaultBaseURL: string, listen: { host: string; port: number }): { baseURL: string; apiKey?: string } | undefined {
+  const names = UPSTREAM_VARIABLES[family];
+  const baseURL = nonEmpty(env[names.baseURL]);
+  const apiKey = nonEmpty(env[names.apiKey]);
   if (baseURL === undefined && apiKey === undefined) return undefined;
+  if (baseURL !== undefined && listen.port !== 0 && pointsAtOwnAddress(baseURL, listen)) {
+    throw new ConfigError(
+      `${names.baseURL}=${redactURL(baseURL)} points at this server itself (it listens on port ${listen.port}): the gateway would be its own upstream. ` +
+        `Set ${names.baseURL} to the vendor's API (e.g. ${defaultBaseURL}), or unset it to use the simulator. ` +
+        `To point a client at this server, set ${names.clientBaseURL} where the client runs, not here.`,
+    );
+  }
   return { baseURL: baseURL ?? defaultBaseURL, ...(apiKey !== undefined ? { apiKey } : {}) };
+}
+
+/** One line per family whose client variables are set in the server's environment: the server ignores them, and says what it reads instead. */
+function clientVariableNotes(env: Env): string[] {
+  const notes: string[] = [];
+  for (const names of Object.values(UPSTREAM_VARIABLES)) {
+    const seen = [names.clientBaseURL, names.clientApiKey].filter((name) => nonEmpty(env[name]) !== undefined);
+    if (seen.length === 0) continue;
+    notes.push(
+      `${seen.join(' and ')} ${seen.length === 1 ? 'is a client variable' : 'are client variables'} (they point a client at a server) and this server ignores ${seen.length === 1 ? 'it' : 'them'}: ` +
+        `its upstream is read from ${names.baseURL} / ${names.apiKey}.`,
+    );
+  }
+  return notes;
 }
 
 /**
  * Reads the configuration of the example apps from `env` (default
- * `process.env`). Throws on an invalid `PORT`.
+ * `process.env`). Throws a `ConfigError` on an invalid `PORT` or an
+ * upstream base URL naming the app's own address.
  */
 export function configFromEnv(env: Env = process.env): ExampleConfig {
   const { limits, notes: limitNotes } = limitsFromEnv(env);
@@ -109,17 +148,18 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     ? ['MODELGATE_ADAPT_THINKING: thinking is converted to the form each model takes (see x-modelgate-adapted-thinking).']
     : [];
 
-  const chat = readUpstream(env, 'OPENAI', DEFAULT_OPENAI_BASE_URL);
-  const vendor = readUpstream(env, 'ANTHROPIC', DEFAULT_ANTHROPIC_BASE_URL);
+  const chat = readUpstream(env, 'OPENAI', DEFAULT_OPENAI_BASE_URL, base);
+  const vendor = readUpstream(env, 'ANTHROPIC', DEFAULT_ANTHROPIC_BASE_URL, base);
+  const clientNotes = clientVariableNotes(env);
   if (!chat && !vendor) {
     return withLimits({
       ...base,
       options: { auth: { keys }, ...agentOptions },
-      notes: ['No upstream configured: the embedded simulator serves every model and /v1/files.', ...agentNotes],
+      notes: [...clientNotes, 'No upstream configured: the embedded simulator serves every model and /v1/files.', ...agentNotes],
     });
   }
 
-  const notes: string[] = [];
+  const notes: string[] = [...clientNotes];
   // Created only when a family has no real upstream.
   let simulator: ReturnType<typeof createSimulator> | undefined;
   const simulated = () => (simulator ??= createSimulator());
@@ -130,7 +170,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     notes.push(`The twelve vendora-* models → ${redactURL(vendor.baseURL)} (messages format; chat completions are translated). Files → the same upstream.`);
   } else {
     messages = simulated().upstreams.messages;
-    notes.push('ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY not set: the twelve vendora-* models and /v1/files are served by a simulator.');
+    notes.push(`${UPSTREAM_VARIABLES.ANTHROPIC.baseURL} / ${UPSTREAM_VARIABLES.ANTHROPIC.apiKey} not set: the twelve vendora-* models and /v1/files are served by a simulator.`);
   }
   let chatUpstream: Upstream;
   if (chat) {
@@ -138,7 +178,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     notes.push(`Every other model → ${redactURL(chat.baseURL)} (chat-completions format).`);
   } else {
     chatUpstream = simulated().upstreams.chat;
-    notes.push('OPENAI_BASE_URL / OPENAI_API_KEY not set: every other model is served by a simulator.');
+    notes.push(`${UPSTREAM_VARIABLES.OPENAI.baseURL} / ${UPSTREAM_VARIABLES.OPENAI.apiKey} not set: every other model is served by a simulator.`);
   }
 
   const routes: Route[] = [
@@ -150,4 +190,19 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     options: { auth: { keys }, routes, files: vendor ? upstreamFileStore(messages) : simulated().files, ...agentOptions },
     notes: [...notes, ...agentNotes],
   });
+}
+
+/**
+ * `configFromEnv` for a server's startup: a `ConfigError` ends the process
+ * with its message on stderr and exit code 1 (no stack trace: the message
+ * says what to change).
+ */
+export function configFromEnvOrExit(env: Env = process.env): ExampleConfig {
+  try {
+    return configFromEnv(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Not starting: ${error.message}\n`);
+    process.exit(1);
+  }
 }

@@ -13,6 +13,7 @@
  */
 import { Redis } from 'ioredis';
 import { type LimitRule, type LimitsOptions, redisLimitStore } from 'modelgate';
+import { ConfigError } from './config-error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -20,7 +21,7 @@ function positiveInteger(env: Env, name: string): number | undefined {
   const text = env[name]?.trim();
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got "${text}".`);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got "${text}".`);
   return value;
 }
 

@@ -1,12 +1,17 @@
 /**
  * The startup banner of the example apps: where the gateway listens, the
- * key to use, and `curl` lines that work when pasted into a POSIX shell.
+ * key to use, the official clients' variables (for the client's shell, not
+ * the server's: the server's upstreams have `UPSTREAM_` names), and `curl`
+ * lines that work when pasted into a POSIX shell.
  * Only a key generated for this run is printed: keys an operator configured
  * (`MODELGATE_API_KEYS`) stay out of logs, and the lines then read the key
  * from `$MODELGATE_KEY` instead.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { UPSTREAM_VARIABLES } from './upstream-variables.js';
+
+const { OPENAI, ANTHROPIC } = UPSTREAM_VARIABLES;
 
 /** The shell variable the curl lines use when the key is not printed. */
 export const KEY_VARIABLE = 'MODELGATE_KEY';
@@ -69,9 +74,10 @@ export function formatStartup(options: { app: string; url: string; key: string; 
       : `  API key: ${shown}   (generated for this run; set MODELGATE_API_KEYS to choose your own)`,
     ...options.notes.map((note) => `  ${note}`),
     '',
-    'Official clients:',
-    `  OPENAI_BASE_URL=${url}/v1 OPENAI_API_KEY=${keyValue}`,
-    `  ANTHROPIC_BASE_URL=${url} ANTHROPIC_API_KEY=${keyValue}`,
+    'Official clients: set these where your CLIENT runs (its shell or .env), not in this server\'s environment:',
+    `  ${OPENAI.clientBaseURL}=${url}/v1 ${OPENAI.clientApiKey}=${keyValue}`,
+    `  ${ANTHROPIC.clientBaseURL}=${url} ${ANTHROPIC.clientApiKey}=${keyValue}`,
+    `  (this server reads its own upstreams from ${OPENAI.baseURL} / ${OPENAI.apiKey} and ${ANTHROPIC.baseURL} / ${ANTHROPIC.apiKey})`,
     '',
     'Try it:',
     ...curlLines(url, shown).map((line) => `  ${line}`),

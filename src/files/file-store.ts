@@ -45,12 +45,22 @@ export interface FileContent {
   body: AsyncIterable<Uint8Array>;
 }
 
+/** What the gateway passes along with each file operation. */
+export interface FileCallOptions {
+  /**
+   * Headers a store that calls another server should send: the gateway's
+   * `via` (`1.1 modelgate-<token>`), which lets a gateway that is its own
+   * upstream refuse the call (508) instead of calling itself without end.
+   */
+  headers?: Record<string, string>;
+}
+
 export interface FileStore {
-  list(params: ListParams): Promise<FilePage>;
+  list(params: ListParams, options?: FileCallOptions): Promise<FilePage>;
   /** `undefined` when no file has this id. */
-  retrieve(id: string): Promise<FileMetadata | undefined>;
+  retrieve(id: string, options?: FileCallOptions): Promise<FileMetadata | undefined>;
   /** `undefined` when no file has this id. */
-  content(id: string): Promise<FileContent | undefined>;
+  content(id: string, options?: FileCallOptions): Promise<FileContent | undefined>;
   /** `false` when no file had this id. */
-  delete(id: string): Promise<boolean>;
+  delete(id: string, options?: FileCallOptions): Promise<boolean>;
 }

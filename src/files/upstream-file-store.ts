@@ -8,7 +8,7 @@ import { discardBody, readBody } from '../upstreams/read-body.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
 import { createRedactor } from '../redact/redactor.js';
-import type { FileContent, FileMetadata, FilePage, FileStore, ListParams } from './file-store.js';
+import type { FileCallOptions, FileContent, FileMetadata, FilePage, FileStore, ListParams } from './file-store.js';
 
 const MAX_JSON_BYTES = 16 * 1024 * 1024;
 
@@ -31,8 +31,11 @@ async function json(response: UpstreamResponse, upstream: Upstream): Promise<unk
 export function upstreamFileStore(upstream: Upstream): FileStore {
   if (upstream.format !== 'messages') throw new TypeError('upstreamFileStore needs a messages-format upstream');
   const redactor = createRedactor(upstream.secrets?.() ?? []);
-  const send = async (call: Omit<UpstreamCall, 'headers' | 'signal'>): Promise<UpstreamResponse | undefined> => {
-    const response = await upstream.send({ ...call, headers: {}, signal: new AbortController().signal });
+  // The gateway's hop mark (`via`) goes on with every call; nothing else of the caller's does.
+  const send = async (call: Omit<UpstreamCall, 'headers' | 'signal'>, options: FileCallOptions | undefined): Promise<UpstreamResponse | undefined> => {
+    const via = options?.headers?.via;
+    const headers: Record<string, string> = via === undefined ? {} : { via };
+    const response = await upstream.send({ ...call, headers, signal: new AbortController().signal });
     if (response.status === 404) {
       await discardBody(response.body);
       return undefined;
@@ -41,12 +44,12 @@ export function upstreamFileStore(upstream: Upstream): FileStore {
     return response;
   };
   return {
-    async list(params: ListParams): Promise<FilePage> {
+    async list(params: ListParams, options?: FileCallOptions): Promise<FilePage> {
       const query: Record<string, string> = {};
       if (params.limit !== undefined) query.limit = String(params.limit);
       if (params.after_id !== undefined) query.after_id = params.after_id;
       if (params.before_id !== undefined) query.before_id = params.before_id;
-      const response = await send({ operation: 'files.list', query });
+      const response = await send({ operation: 'files.list', query }, options);
       if (!response) return { data: [], has_more: false, first_id: null, last_id: null, next_page: null };
       const page = (await json(response, upstream)) as Partial<FilePage> & { data?: FileMetadata[] };
       const data = page.data ?? [];
@@ -59,12 +62,12 @@ export function upstreamFileStore(upstream: Upstream): FileStore {
         next_page: page.next_page ?? (hasMore ? (data.at(-1)?.id ?? null) : null),
       };
     },
-    async retrieve(id: string): Promise<FileMetadata | undefined> {
-      const response = await send({ operation: 'files.retrieve', id });
+    async retrieve(id: string, options?: FileCallOptions): Promise<FileMetadata | undefined> {
+      const response = await send({ operation: 'files.retrieve', id }, options);
       return response ? ((await json(response, upstream)) as FileMetadata) : undefined;
     },
-    async content(id: string): Promise<FileContent | undefined> {
-      const response = await send({ operation: 'files.content', id });
+    async content(id: string, options?: FileCallOptions): Promise<FileContent | undefined> {
+      const response = await send({ operation: 'files.content', id }, options);
       if (!response) return undefined;
       const length = Number(response.headers['content-length']);
       const metadata: FileMetadata = {
@@ -78,8 +81,8 @@ export function upstreamFileStore(upstream: Upstream): FileStore {
       };
       return { metadata, body: response.body };
     },
-    async delete(id: string): Promise<boolean> {
-      const response = await send({ operation: 'files.delete', id });
+    async delete(id: string, options?: FileCallOptions): Promise<boolean> {
+      const response = await send({ operation: 'files.delete', id }, options);
       if (!response) return false;
       await discardBody(response.body);
       return true;

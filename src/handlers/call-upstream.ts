@@ -84,6 +84,8 @@ export async function sendPlans<P extends CallPlan>(
   const route = ctx.route;
   if (!route) throw new TypeError('sendPlans needs ctx.route');
   const headers = forwardHeaders(ctx.request.headers);
+  // The hop mark: a gateway that meets its own mark again refuses the request (508) instead of looping.
+  if (ctx.via !== undefined) headers.via = ctx.via;
   // Only the key that verified is forwarded, never another header's unchecked value.
   const callerKey = route.keyPassthrough ? ctx.credential : undefined;
   const planOf = (target: RouteTarget): P => {

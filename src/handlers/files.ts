@@ -3,7 +3,7 @@
  * Upload is refused (documents go inline, in the request).
  */
 import { GatewayError } from '../errors.js';
-import type { FileStore, ListParams } from '../files/file-store.js';
+import type { FileCallOptions, FileStore, ListParams } from '../files/file-store.js';
 import type { BytesResponse, JsonResponse } from '../types.js';
 
 function fileNotFound(id: string): GatewayError {
@@ -26,13 +26,13 @@ function parseListParams(query: Record<string, string>): ListParams {
   return params;
 }
 
-export async function listFiles(store: FileStore, query: Record<string, string>): Promise<JsonResponse> {
-  const page = await store.list(parseListParams(query));
+export async function listFiles(store: FileStore, query: Record<string, string>, call: FileCallOptions = {}): Promise<JsonResponse> {
+  const page = await store.list(parseListParams(query), call);
   return { type: 'json', status: 200, headers: {}, body: page };
 }
 
-export async function retrieveFile(store: FileStore, id: string): Promise<JsonResponse> {
-  const metadata = await store.retrieve(id);
+export async function retrieveFile(store: FileStore, id: string, call: FileCallOptions = {}): Promise<JsonResponse> {
+  const metadata = await store.retrieve(id, call);
   if (!metadata) throw fileNotFound(id);
   return { type: 'json', status: 200, headers: {}, body: metadata };
 }
@@ -56,8 +56,8 @@ function contentDisposition(filename: string): string {
 }
 
 /** Streams the bytes with the file's own content type and length. */
-export async function fileContent(store: FileStore, id: string): Promise<BytesResponse> {
-  const content = await store.content(id);
+export async function fileContent(store: FileStore, id: string, call: FileCallOptions = {}): Promise<BytesResponse> {
+  const content = await store.content(id, call);
   if (!content) throw fileNotFound(id);
   const { metadata } = content;
   return {
@@ -73,8 +73,8 @@ export async function fileContent(store: FileStore, id: string): Promise<BytesRe
   };
 }
 
-export async function deleteFile(store: FileStore, id: string): Promise<JsonResponse> {
-  if (!(await store.delete(id))) throw fileNotFound(id);
+export async function deleteFile(store: FileStore, id: string, call: FileCallOptions = {}): Promise<JsonResponse> {
+  if (!(await store.delete(id, call))) throw fileNotFound(id);
   return { type: 'json', status: 200, headers: {}, body: { id, type: 'file_deleted' } };
 }
 

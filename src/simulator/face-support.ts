@@ -1,10 +1,14 @@
 /**
  * What both faces do around an operation: read the call's JSON body, apply
- * faults, and turn errors into the face's vendor error response.
+ * faults, turn errors into the face's vendor error response, and mark every
+ * answer as simulated.
  */
 import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
 import { toChatErrorBody, toMessagesErrorBody } from '../render-error.js';
+import type { Catalog } from '../models/catalog.js';
+import { suggestModels } from '../models/suggest-models.js';
 import type { WireFormat } from '../types.js';
+import { DID_YOU_MEAN_HEADER, SIMULATED_HEADER } from '../upstreams/simulated-headers.js';
 import type { UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
 import type { Engine } from './engine.js';
 import { jsonResponse, sleep } from './response-body.js';
@@ -71,9 +75,11 @@ export interface Face {
 export async function runFace(face: Face, call: UpstreamCall): Promise<UpstreamResponse> {
   const { engine, name, format } = face;
   const requestId = engine.newId('req_');
+  let model: unknown;
+  let response: UpstreamResponse;
   try {
     const body = readCallBody(call);
-    const model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+    model = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
     const fault = engine.faults.pick({
       operation: call.operation,
       ...(typeof model === 'string' ? { model } : {}),
@@ -81,14 +87,30 @@ export async function runFace(face: Face, call: UpstreamCall): Promise<UpstreamR
       body,
     });
     if (fault?.latencyMs) await sleep(fault.latencyMs, call.signal);
-    if (fault?.status !== undefined) return errorResponse(format, faultError({ ...fault, status: fault.status }), requestId);
-    return await face.handle(call, body, { fault, requestId });
+    response =
+      fault?.status !== undefined
+        ? errorResponse(format, faultError({ ...fault, status: fault.status }), requestId)
+        : await face.handle(call, body, { fault, requestId });
   } catch (error) {
     // Like the network upstreams: a cancelled call rejects instead of answering.
     if (call.signal.aborted) {
       if (isGatewayError(call.signal.reason)) throw call.signal.reason;
       throw new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream "${name}" request was cancelled.`, { cause: error });
     }
-    return errorResponse(format, error, requestId);
+    response = errorResponse(format, error, requestId);
   }
+  return markSimulated(response, typeof model === 'string' ? model : undefined, engine.catalog);
+}
+
+/**
+ * Marks an answer as the simulator's (`x-modelgate-simulated: true`), with
+ * the catalog ids a mistyped `model` was probably meant to be
+ * (`x-modelgate-did-you-mean`): the simulator answers any model id, so a
+ * typo would otherwise go unnoticed.
+ */
+function markSimulated(response: UpstreamResponse, model: string | undefined, catalog: Catalog): UpstreamResponse {
+  response.headers[SIMULATED_HEADER] = 'true';
+  const suggestions = model === undefined ? [] : suggestModels(model, catalog);
+  if (suggestions.length > 0) response.headers[DID_YOU_MEAN_HEADER] = suggestions.join(', ');
+  return response;
 }

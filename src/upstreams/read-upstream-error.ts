@@ -35,6 +35,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   413: 'REQUEST_TOO_LARGE',
   429: 'RATE_LIMITED',
   504: 'UPSTREAM_TIMEOUT',
+  508: 'LOOP_DETECTED',
   529: 'OVERLOADED',
 };
 

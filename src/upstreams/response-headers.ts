@@ -1,13 +1,15 @@
 /**
  * Which upstream response headers reach the client: request ids (the
  * official clients expose them as `requestID`, useful in vendor support
- * tickets), retry hints and rate-limit state. Everything else (cookies,
+ * tickets), retry hints, rate-limit state and the simulator's marks. Everything else (cookies,
  * server banners, framing) stays behind.
  *
  * @see ../../shared/PROTOCOLS.md A.8 (`request-id`, `retry-after-ms`) and B.5 (`x-request-id`)
  */
+import { DID_YOU_MEAN_HEADER, SIMULATED_HEADER } from './simulated-headers.js';
 
-const RELAYED = new Set(['request-id', 'x-request-id', 'retry-after', 'retry-after-ms', 'x-should-retry']);
+// The simulator's marks travel too: a simulated answer stays marked through every gateway it passes.
+const RELAYED = new Set(['request-id', 'x-request-id', 'retry-after', 'retry-after-ms', 'x-should-retry', SIMULATED_HEADER, DID_YOU_MEAN_HEADER]);
 const RELAYED_PREFIXES = ['x-ratelimit-', 'anthropic-ratelimit-'];
 
 /** True for an upstream response header that is relayed to the client. */
@@ -21,7 +23,8 @@ export function isRelayedResponseHeader(name: string): boolean {
 /**
  * The upstream headers to send on to the client: `request-id`,
  * `x-request-id`, `retry-after`, `retry-after-ms`, `x-should-retry`,
- * `x-ratelimit-*` and `anthropic-ratelimit-*`. Content type and length are
+ * `x-modelgate-simulated`, `x-modelgate-did-you-mean`, `x-ratelimit-*` and
+ * `anthropic-ratelimit-*`. Content type and length are
  * the response writer's business and are not included.
  */
 export function pickResponseHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {

@@ -35,8 +35,12 @@ export interface UpstreamCall {
   /** Query parameters (pagination of list operations). */
   query?: Record<string, string>;
   /**
-   * Caller headers the upstream should forward (`anthropic-version`,
-   * `anthropic-beta`, ...), already stripped of hop-by-hop and auth headers.
+   * Headers the upstream should send: the caller's (`anthropic-version`,
+   * `anthropic-beta`, ...), already stripped of hop-by-hop and auth headers,
+   * and the gateway's `via` (`1.1 modelgate-<token>`). An upstream of your
+   * own that calls another server should send `via` too: it is what lets a
+   * gateway that is (by mistake) its own upstream answer 508 instead of
+   * calling itself without end.
    */
   headers: Record<string, string>;
   /**

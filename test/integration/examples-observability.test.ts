@@ -27,7 +27,7 @@ interface Received {
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(OTEL_|MODELGATE_|OPENAI_|ANTHROPIC_)/.test(name) || name === 'PORT' || name === 'HOST') continue;
+    if (/^(OTEL_|MODELGATE_|OPENAI_|ANTHROPIC_|UPSTREAM_)/.test(name) || name === 'PORT' || name === 'HOST') continue;
     env[name] = value;
   }
   return { ...env, ...extra };

@@ -32,7 +32,9 @@ interface RunningExample {
 /** The environment without any variable the examples read, plus `extra`. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['PORT', 'HOST', 'MODELGATE_API_KEYS', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'ANTHROPIC_API_KEY', 'MODELGATE_ADAPT_THINKING']) delete env[name];
+  for (const name of Object.keys(env)) {
+    if (/^(UPSTREAM_|OPENAI_|ANTHROPIC_)/.test(name) || ['PORT', 'HOST', 'MODELGATE_API_KEYS', 'MODELGATE_ADAPT_THINKING'].includes(name)) delete env[name];
+  }
   return { ...env, ...extra };
 }
 
@@ -162,7 +164,7 @@ describe('examples/koa/server.ts with MODELGATE_ADAPT_THINKING=1', () => {
   });
 });
 
-describe('examples with OPENAI_BASE_URL set and no ANTHROPIC_* (one real upstream, one simulated)', () => {
+describe('examples with UPSTREAM_OPENAI_BASE_URL set and no UPSTREAM_ANTHROPIC_* (one real upstream, one simulated)', () => {
   const seen: IncomingHttpHeaders[] = [];
   const upstream = createServer((req, res) => {
     seen.push(req.headers);
@@ -181,8 +183,8 @@ describe('examples with OPENAI_BASE_URL set and no ANTHROPIC_* (one real upstrea
     await once(upstream, 'listening');
     const { port } = upstream.address() as AddressInfo;
     example = await startExample('express', {
-      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1?api-key=sk-query-secret`,
-      OPENAI_API_KEY: 'sk-upstream-secret',
+      UPSTREAM_OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1?api-key=sk-query-secret`,
+      UPSTREAM_OPENAI_API_KEY: 'sk-upstream-secret',
       MODELGATE_API_KEYS: 'sk-mine-1, sk-mine-2',
     });
   }, 30_000);
@@ -198,7 +200,7 @@ describe('examples with OPENAI_BASE_URL set and no ANTHROPIC_* (one real upstrea
     expect(output).toContain('API key: one of MODELGATE_API_KEYS (not printed');
     expect(output).toContain('/v1?api-key=***');
     expect(output).not.toContain('generated for this run');
-    expect(output).toContain('ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY not set');
+    expect(output).toContain('UPSTREAM_ANTHROPIC_BASE_URL / UPSTREAM_ANTHROPIC_API_KEY not set');
   });
 
   it('its printed curl lines work with the key in $MODELGATE_KEY', async () => {
@@ -215,5 +217,76 @@ describe('examples with OPENAI_BASE_URL set and no ANTHROPIC_* (one real upstrea
     expect(seen).toHaveLength(1);
     const files = await anthropicClient(example.url, 'sk-mine-1').beta.files.list();
     expect(files.data.length).toBeGreaterThan(0);
+  });
+});
+
+/** A port free a moment ago (the examples must know theirs before listening to refuse themselves as upstream). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Runs an example to its exit: code and output. */
+async function runToExit(app: 'express' | 'koa' | 'fastify' | 'hono', env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(tsx, [`examples/${app}/server.ts`], { cwd: root, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  // Generous: tsx compiles the app first, which takes a while on a loaded machine.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/server.ts with an upstream base URL naming its own address', (app) => {
+  it('does not start: exit code 1, one line naming the variable to change, no stack trace, nothing listening', async () => {
+    const port = await freePort();
+    const { code, stdout, stderr } = await runToExit(app, { PORT: String(port), UPSTREAM_OPENAI_BASE_URL: `http://localhost:${port}/v1`, UPSTREAM_OPENAI_API_KEY: 'sk-up' });
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([
+      `Not starting: UPSTREAM_OPENAI_BASE_URL=http://localhost:${port}/v1 points at this server itself (it listens on port ${port}): the gateway would be its own upstream. ` +
+        'Set UPSTREAM_OPENAI_BASE_URL to the vendor\'s API (e.g. https://api.openai.com/v1), or unset it to use the simulator. ' +
+        'To point a client at this server, set OPENAI_BASE_URL where the client runs, not here.',
+    ]);
+    expect(stdout).not.toContain('listening on');
+    expect(stderr).not.toContain('sk-up');
+  }, 90_000);
+});
+
+describe('examples/express/server.ts restarted with its banner\'s client lines exported (OPENAI_*, ANTHROPIC_* naming itself)', () => {
+  let example: RunningExample;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    example = await startExample('express', {
+      PORT: String(port),
+      MODELGATE_API_KEYS: 'sk-mine-1',
+      OPENAI_BASE_URL: `${url}/v1`,
+      OPENAI_API_KEY: 'sk-mine-1',
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_API_KEY: 'sk-mine-1',
+    });
+  }, 30_000);
+  afterAll(async () => {
+    if (example) await stop(example);
+  });
+
+  it('starts on the simulator, says the client variables are ignored and what the server reads, and answers without calling itself', async () => {
+    const output = example.output();
+    expect(output).toContain('OPENAI_BASE_URL and OPENAI_API_KEY are client variables (they point a client at a server) and this server ignores them: its upstream is read from UPSTREAM_OPENAI_BASE_URL / UPSTREAM_OPENAI_API_KEY.');
+    expect(output).toContain('ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY are client variables');
+    expect(output).toContain('embedded simulator serves every model');
+    const completion = await openAIClient(example.url, 'sk-mine-1').chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(completion.choices[0]?.finish_reason).toBe('stop');
+    const message = await anthropicClient(example.url, 'sk-mine-1').messages.create({ model: 'vendora-opus-4-8', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(message.stop_reason).toBe('end_turn');
   });
 });

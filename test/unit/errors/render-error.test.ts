@@ -115,8 +115,18 @@ describe('renderError in the chat format', () => {
   });
 });
 
+describe('508 Loop Detected', () => {
+  it('is a server-side error in both formats, with a chat code naming it', () => {
+    const error = new GatewayError('LOOP_DETECTED', 'Request loop: this gateway is its own upstream.');
+    expect(renderError(error, 'messages').body).toEqual({ type: 'error', error: { type: 'api_error', message: 'Request loop: this gateway is its own upstream.' } });
+    expect(renderError(error, 'chat').body).toEqual({
+      error: { message: 'Request loop: this gateway is its own upstream.', type: 'server_error', param: null, code: 'loop_detected' },
+    });
+  });
+});
+
 describe('x-should-retry', () => {
-  const NOT_RETRYABLE = [400, 401, 402, 403, 404, 405, 413, 415, 422, 501];
+  const NOT_RETRYABLE = [400, 401, 402, 403, 404, 405, 413, 415, 422, 501, 508];
   const RETRYABLE = [408, 409, 429, 500, 502, 503, 504, 529];
 
   it.each(NOT_RETRYABLE)('%i → x-should-retry: false in both formats', (status) => {
@@ -129,8 +139,9 @@ describe('x-should-retry', () => {
     expect(renderError(withStatus(status), 'messages').headers).not.toHaveProperty('x-should-retry');
   });
 
-  it('the table default of each code agrees (NOT_IMPLEMENTED is final, RATE_LIMITED is not)', () => {
+  it('the table default of each code agrees (NOT_IMPLEMENTED and LOOP_DETECTED are final, RATE_LIMITED is not)', () => {
     expect(renderError(new GatewayError('NOT_IMPLEMENTED', 'x'), 'chat').headers['x-should-retry']).toBe('false');
+    expect(renderError(new GatewayError('LOOP_DETECTED', 'x'), 'messages').headers['x-should-retry']).toBe('false');
     expect(renderError(new GatewayError('RATE_LIMITED', 'x'), 'chat').headers).not.toHaveProperty('x-should-retry');
     expect(renderError(new GatewayError('UPSTREAM_TIMEOUT', 'x'), 'chat').headers).not.toHaveProperty('x-should-retry');
   });
