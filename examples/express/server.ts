@@ -49,4 +49,4 @@ const server = app.listen(config.port, config.host, EXAMPLE_LISTEN_BACKLOG, () =
   console.log(formatStartup({ app: 'Express example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
 });
 const timeouts = applyServerTimeouts(server);
-handleShutdown(server, gateway.gateway, { onClose: observability.shutdown });
+handleShutdown(server, gateway.gateway, { onClose: async () => { await config.dispose?.(); await observability.shutdown(); } });

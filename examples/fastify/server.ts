@@ -42,4 +42,4 @@ await app.register(fastifyGateway, { ...config.options, ...observability.options
 await app.listen({ port: config.port, host: config.host, backlog: EXAMPLE_LISTEN_BACKLOG });
 const url = listeningURL(config.host, app.server);
 console.log(formatStartup({ app: 'Fastify example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
-handleShutdown(app.server, app.modelgate.gateway, { onClose: observability.shutdown });
+handleShutdown(app.server, app.modelgate.gateway, { onClose: async () => { await config.dispose?.(); await observability.shutdown(); } });

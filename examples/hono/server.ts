@@ -46,4 +46,4 @@ server.listen({ port: config.port, host: config.host, backlog: EXAMPLE_LISTEN_BA
   console.log(formatStartup({ app: 'Hono example', url, key: config.keys[0]!, generatedKey: config.generatedKey, notes: [...config.notes, timeouts, LISTEN_BACKLOG_NOTE, ...observability.notes] }));
 });
 const timeouts = applyServerTimeouts(server);
-handleShutdown(server, gateway.gateway, { onClose: observability.shutdown });
+handleShutdown(server, gateway.gateway, { onClose: async () => { await config.dispose?.(); await observability.shutdown(); } });

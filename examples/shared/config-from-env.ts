@@ -62,6 +62,8 @@ export interface ExampleConfig {
   options: GatewayOptions;
   /** One line per upstream decision, for the startup log. */
   notes: string[];
+  /** Closes what the configuration opened (the Redis client of `REDIS_URL`), at shutdown. */
+  dispose?: () => Promise<void>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -130,9 +132,9 @@ function clientVariableNotes(env: Env): string[] {
  * upstream base URL naming the app's own address.
  */
 export function configFromEnv(env: Env = process.env): ExampleConfig {
-  const { limits, notes: limitNotes } = limitsFromEnv(env);
+  const { limits, notes: limitNotes, dispose } = limitsFromEnv(env);
   const withLimits = (config: ExampleConfig): ExampleConfig =>
-    limits ? { ...config, options: { ...config.options, limits }, notes: [...config.notes, ...limitNotes] } : config;
+    limits ? { ...config, options: { ...config.options, limits }, notes: [...config.notes, ...limitNotes], ...(dispose ? { dispose } : {}) } : config;
   const configured = parseKeys(env.MODELGATE_API_KEYS);
   const generatedKey = configured.length === 0;
   const keys = generatedKey ? [`sk-dev-${randomBytes(18).toString('base64url')}`] : configured;

@@ -26,7 +26,7 @@ function positiveInteger(env: Env, name: string): number | undefined {
 }
 
 /** The `limits` option (undefined without limits) and a startup note. */
-export function limitsFromEnv(env: Env): { limits: LimitsOptions | undefined; notes: string[] } {
+export function limitsFromEnv(env: Env): { limits: LimitsOptions | undefined; notes: string[]; dispose?: () => Promise<void> } {
   const rpm = positiveInteger(env, 'MODELGATE_RPM');
   const tpm = positiveInteger(env, 'MODELGATE_TPM');
   const concurrent = positiveInteger(env, 'MODELGATE_MAX_CONCURRENT');
@@ -45,5 +45,9 @@ export function limitsFromEnv(env: Env): { limits: LimitsOptions | undefined; no
   return {
     limits: { rules: [rule], store: redisLimitStore({ client }), onStoreError: 'open' },
     notes: [`Limits per key: ${described}, shared through Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} (fail-open).`],
+    // The client reconnects for as long as it lives: quit it with the server.
+    dispose: async () => {
+      client.disconnect();
+    },
   };
 }
