@@ -6,20 +6,8 @@ import { Redis } from 'ioredis';
 import { createGateway } from 'modelgate';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { configFromEnv } from '../../examples/shared/config-from-env.js';
+import { ask, KEYS } from '../helpers/example-limits.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
-
-const KEYS = 'sk-ex-one,sk-ex-two';
-
-async function ask(gateway: ReturnType<typeof createGateway>, key: string) {
-  const response = await gateway.handle({
-    method: 'POST',
-    url: '/v1/chat/completions',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] },
-    signal: new AbortController().signal,
-  });
-  return response;
-}
 
 describe('example limits from the environment', () => {
   let redis: RedisServer;

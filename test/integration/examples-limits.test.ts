@@ -6,19 +6,7 @@
 import { createGateway } from 'modelgate';
 import { describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../examples/shared/config-from-env.js';
-
-const KEYS = 'sk-ex-one,sk-ex-two';
-
-async function ask(gateway: ReturnType<typeof createGateway>, key: string) {
-  const response = await gateway.handle({
-    method: 'POST',
-    url: '/v1/chat/completions',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: { model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] },
-    signal: new AbortController().signal,
-  });
-  return response;
-}
+import { ask, KEYS } from '../helpers/example-limits.js';
 
 describe('example limits from the environment', () => {
   it('no limit variables: no limits', () => {
