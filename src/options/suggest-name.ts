@@ -2,19 +2,7 @@
  * "Did you mean …?" for an unknown option: the known name closest to a
  * typo (`maxBodySize` → `maxBodyBytes`, `apikey` → `apiKey`).
  */
-
-/** Edit distance (insertions, deletions, substitutions). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}
+import { editDistance } from '../edit-distance.js';
 
 /**
  * The known name `given` most likely stands for, or undefined: the same name
@@ -27,8 +15,9 @@ export function suggestName(given: string, known: readonly string[]): string | u
   let best: { name: string; score: number } | undefined;
   for (const name of known) {
     const candidate = name.toLowerCase();
-    let score = distance(lower, candidate);
-    if (score > Math.max(2, Math.floor(candidate.length / 3))) {
+    const limit = Math.max(2, Math.floor(candidate.length / 3));
+    let score = editDistance(lower, candidate, limit);
+    if (score > limit) {
       const shared = wordsOf(given).filter((word) => word.length >= 4 && wordsOf(name).includes(word));
       if (shared.length === 0) continue;
       score = 100 - shared.join('').length;

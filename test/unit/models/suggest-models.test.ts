@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalog, DEFAULT_CATALOG } from '../../../src/models/catalog.js';
-import { editDistance, suggestModels } from '../../../src/models/suggest-models.js';
+import { editDistance } from '../../../src/edit-distance.js';
+import { suggestModels } from '../../../src/models/suggest-models.js';
 
 describe('editDistance', () => {
   it.each([
