@@ -1,0 +1,44 @@
+/**
+ * Where stored Responses live: what `previous_response_id`, `item_reference`,
+ * a reasoning item's `rs_` id and `GET /v1/responses/{id}` read back.
+ *
+ * Every read is scoped to the principal that created the response (`owner`):
+ * another key's id reads as missing. Implementations: `memoryResponseStore`
+ * (one process) and `redisResponseStore` (shared by every instance).
+ */
+
+/** One item of a response's input or output, as the Responses API shows it; every stored item has an `id`. */
+export interface ResponseItem {
+  id: string;
+  type: string;
+  [field: string]: unknown;
+}
+
+/** What the store keeps of one response. Plain JSON: implementations may serialise it. */
+export interface StoredResponse {
+  /** `resp_…`. */
+  id: string;
+  /** The id of the principal that created it (`Principal.id`). */
+  owner: string;
+  /** Unix seconds. */
+  createdAt: number;
+  /**
+   * The Response object as a `GET /v1/responses/{id}` returns it. Reasoning
+   * items in its `output` keep their `encrypted_content`; the server strips
+   * it from answers that did not ask for it.
+   */
+  response: Record<string, unknown>;
+  /** Every input item the response was made from, in order (earlier turns of a `previous_response_id` chain first), each with an id. */
+  input: ResponseItem[];
+}
+
+export interface ResponseStore {
+  /** Stores (or replaces) a response; resolves once a `get` from any instance sees it. */
+  put(record: StoredResponse): Promise<void>;
+  /** The response, when it exists, has not expired and belongs to `owner`. */
+  get(owner: string, id: string): Promise<StoredResponse | undefined>;
+  /** An input or output item of one of `owner`'s stored responses, by item id (`msg_…`, `fc_…`, `rs_…`, ...). */
+  getItem(owner: string, itemId: string): Promise<ResponseItem | undefined>;
+  /** Deletes `owner`'s response; false when there was none. Its items are no longer found either. */
+  delete(owner: string, id: string): Promise<boolean>;
+}
