@@ -7,6 +7,8 @@ import type { LimitsOptions } from './limits/limit-options.js';
 import type { FileStore } from './files/file-store.js';
 import type { Catalog } from './models/catalog.js';
 import type { ObservabilityOptions } from './observability/options.js';
+import type { ResponseStore } from './responses/response-store.js';
+import type { ResponsesOptions } from './responses/responses-options.js';
 import type { ReasoningBudgets } from './translate/map-reasoning-effort.js';
 import type { GatewayRequest } from './types.js';
 import type { Route } from './upstreams/routes.js';
@@ -104,4 +106,14 @@ export interface GatewayOptions extends ObservabilityOptions {
    * `messagesUpstream` are redacted without being listed here. Default none.
    */
   secrets?: readonly string[];
+  /**
+   * Where `/v1/responses` keeps responses, for `previous_response_id`,
+   * `item_reference`, `GET /v1/responses/{id}` and its input items:
+   * `memoryResponseStore()` (one process) or `redisResponseStore({ client })`
+   * (shared by every instance). Default: none; requests that send
+   * `store: false` and their whole conversation (as Codex does) need none.
+   */
+  responseStore?: ResponseStore;
+  /** The Responses API's other options: built-in tools, the reasoning seal. */
+  responses?: ResponsesOptions;
 }

@@ -20,6 +20,7 @@ import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { createRouter, type Route, type Router } from './upstreams/routes.js';
 import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
+import { createResponsesRuntime, type ResponsesRuntime } from './responses/responses-runtime.js';
 import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
 import { createSimulatedWarning } from './warn-simulated.js';
 
@@ -44,6 +45,8 @@ export interface GatewayRuntime {
   readonly noteSimulated: () => void;
   /** Starts a request's observation; undefined when no observability option is set. */
   readonly observe: ObserveRequest | undefined;
+  /** The Responses endpoints' store, reasoning seal and built-in tools policy. */
+  readonly responses: ResponsesRuntime;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     redactor: gatewayRedactor(routes ?? [], options.secrets),
     hops: createViaHops(),
     noteSimulated: createSimulatedWarning(options.logger),
+    responses: createResponsesRuntime(options),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
     async close() {
       limiter?.close();

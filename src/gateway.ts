@@ -18,6 +18,11 @@ import { handleChatCompletions } from './handlers/chat-completions.js';
 import { handleCountTokens } from './handlers/count-tokens.js';
 import { handleFiles } from './handlers/files-endpoint.js';
 import { handleMessages } from './handlers/messages.js';
+import { handleResponses } from './handlers/responses.js';
+import { handleResponsesInputTokens } from './handlers/responses-input-tokens.js';
+import { deleteResponse, listInputItems, retrieveResponse } from './handlers/responses-resources.js';
+import { isOpenAIModelCall } from './match-endpoint.js';
+import { responsesRequestSchema } from './schemas/responses-request.js';
 import { listModels, retrieveModel, servedModels } from './handlers/models.js';
 import { enforceRequestRules } from './handlers/enforce-request-rules.js';
 import { isThenable, type MaybePromise } from './maybe-promise.js';
@@ -64,6 +69,8 @@ const BODY_SCHEMAS = {
   'chat.completions': chatCompletionRequestSchema,
   messages: messagesRequestSchema,
   'messages.count_tokens': countTokensRequestSchema,
+  'responses.create': responsesRequestSchema,
+  'responses.input_tokens': responsesRequestSchema,
 } as const;
 
 /** Header values must be Latin-1 without control characters. */
@@ -91,6 +98,8 @@ function dispatch(ctx: GatewayContext, runtime: GatewayRuntime): Promise<Gateway
       return handleMessages(ctx, runtime);
     case 'messages.count_tokens':
       return handleCountTokens(ctx, runtime);
+    case 'responses.create':
+      return handleResponses(ctx, runtime);
     default:
       return dispatchOther(ctx, runtime);
   }
@@ -103,6 +112,7 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     case 'chat.completions':
     case 'messages':
     case 'messages.count_tokens':
+    case 'responses.create':
       return dispatch(ctx, runtime); // not reached (dispatch takes these): keeps the switch exhaustive
     case 'models.list':
       return listModels(servedModels(runtime.catalog, runtime.routedModels), endpoint.query, {
@@ -117,6 +127,14 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     case 'files.delete':
     case 'files.upload':
       return handleFiles(endpoint, await runtime.files(), ctx.via);
+    case 'responses.input_tokens':
+      return handleResponsesInputTokens(ctx, runtime);
+    case 'responses.retrieve':
+      return retrieveResponse(ctx, runtime, endpoint);
+    case 'responses.delete':
+      return deleteResponse(ctx, runtime, endpoint);
+    case 'responses.input_items':
+      return listInputItems(ctx, runtime, endpoint);
   }
 }
 
@@ -137,7 +155,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const authenticateNow = (ctx: GatewayContext): MaybePromise<void> => {
     const endpoint = requireEndpoint(ctx);
     if (ctx.principal) return;
-    const source = endpoint.name === 'chat.completions' ? 'bearer' : 'bearer-or-api-key';
+    const source = isOpenAIModelCall(endpoint.name) || endpoint.name.startsWith('responses.') ? 'bearer' : 'bearer-or-api-key';
     const found = authenticateKeyNow(ctx.request, source, runtime.verify);
     if (isThenable(found)) {
       return found.then(({ principal, key }) => {

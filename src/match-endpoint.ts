@@ -5,8 +5,16 @@ import { GatewayError } from './errors.js';
 import type { IncomingHeaders, WireFormat } from './types.js';
 import type { UpstreamOperation } from './upstreams/upstream.js';
 
-/** The gateway's endpoints: every upstream operation, plus the refused upload. */
-export type EndpointName = UpstreamOperation | 'files.upload';
+/** The Responses API's endpoints: served by the gateway itself over the chat and messages upstreams. */
+export type ResponsesEndpointName =
+  | 'responses.create'
+  | 'responses.retrieve'
+  | 'responses.delete'
+  | 'responses.input_items'
+  | 'responses.input_tokens';
+
+/** The gateway's endpoints: every upstream operation, the refused upload, and the Responses API. */
+export type EndpointName = UpstreamOperation | 'files.upload' | ResponsesEndpointName;
 
 export interface Endpoint {
   name: EndpointName;
@@ -37,10 +45,24 @@ const PATTERNS: readonly Pattern[] = [
   { method: 'GET', segments: ['v1', 'files', ID], name: 'files.retrieve' },
   { method: 'DELETE', segments: ['v1', 'files', ID], name: 'files.delete' },
   { method: 'GET', segments: ['v1', 'files', ID, 'content'], name: 'files.content' },
+  { method: 'POST', segments: ['v1', 'responses'], name: 'responses.create' },
+  { method: 'POST', segments: ['v1', 'responses', 'input_tokens'], name: 'responses.input_tokens' },
+  { method: 'GET', segments: ['v1', 'responses', ID], name: 'responses.retrieve' },
+  { method: 'DELETE', segments: ['v1', 'responses', ID], name: 'responses.delete' },
+  { method: 'GET', segments: ['v1', 'responses', ID, 'input_items'], name: 'responses.input_items' },
 ];
 
 /** The endpoints that take a request body: the ones an app may mount at paths of its own (`steps(name)` of the adapters). */
-export type BodyEndpointName = 'chat.completions' | 'messages' | 'messages.count_tokens';
+export type BodyEndpointName = 'chat.completions' | 'messages' | 'messages.count_tokens' | 'responses.create' | 'responses.input_tokens';
+
+/**
+ * The model-call endpoints of the OpenAI interfaces (chat completions and
+ * the Responses API): Bearer keys only, every model, the chat rules' view of
+ * `temperature` (null is "the default").
+ */
+export function isOpenAIModelCall(name: EndpointName | undefined): boolean {
+  return name === 'chat.completions' || name === 'responses.create' || name === 'responses.input_tokens';
+}
 
 /** The canonical path of a body endpoint (`/v1/chat/completions`, ...): what steps bound to it present to the core. */
 export function canonicalPath(name: BodyEndpointName): string {
@@ -55,7 +77,7 @@ export function canonicalPath(name: BodyEndpointName): string {
  * `anthropic-version` comes from the vendor client, the rest is chat.
  */
 function formatOf(segments: readonly string[], headers: IncomingHeaders): WireFormat {
-  if (segments[1] === 'chat') return 'chat';
+  if (segments[1] === 'chat' || segments[1] === 'responses') return 'chat';
   if (segments[1] === 'messages' || segments[1] === 'files') return 'messages';
   return headers['anthropic-version'] !== undefined ? 'messages' : 'chat';
 }
@@ -118,6 +140,10 @@ export function matchEndpoint(
       error: new GatewayError('NOT_FOUND', 'Message batches are not available on this gateway: send each request to POST /v1/messages.'),
     };
   }
+  if (segments[1] === 'responses') {
+    const refused = refusedResponsesPath(method, segments, headers);
+    if (refused) return { format: 'chat', error: refused };
+  }
   const candidates = PATTERNS.filter((pattern) => matches(pattern, segments));
   const hit = candidates.find((pattern) => pattern.method === method.toUpperCase());
   if (hit) {
@@ -143,6 +169,34 @@ export function matchEndpoint(
       chatCode: 'unknown_url',
     }),
   };
+}
+
+/**
+ * The Responses API's paths this gateway does not serve, answered clearly
+ * instead of as another method of a served path: the WebSocket transport
+ * (clients fall back to HTTP streaming), compaction and cancelling (which
+ * only background responses have).
+ */
+function refusedResponsesPath(method: string, segments: readonly string[], headers: IncomingHeaders): GatewayError | undefined {
+  const upgrade = headers.upgrade;
+  if (segments.length === 2 && upgrade !== undefined && String(upgrade).toLowerCase().includes('websocket')) {
+    // 426: the client must use another protocol, here plain HTTP; Codex reads it as "fall back to HTTP streaming".
+    return new GatewayError('INVALID_REQUEST', 'The Responses WebSocket transport is not served here: send POST /v1/responses over HTTP (with "stream": true for server-sent events).', {
+      status: 426,
+      chatCode: 'websocket_not_supported',
+    });
+  }
+  if (segments.length === 3 && segments[2] === 'compact') {
+    return new GatewayError('NOT_FOUND', `No endpoint at ${method.toUpperCase()} /v1/responses/compact: response compaction is not served here; send the conversation's items (or previous_response_id) instead.`, {
+      chatCode: 'unknown_url',
+    });
+  }
+  if (segments.length === 4 && segments[3] === 'cancel') {
+    return new GatewayError('NOT_FOUND', `No endpoint at ${method.toUpperCase()} /v1/responses/${segments[2]}/cancel: only background responses can be cancelled, and this gateway does not run any.`, {
+      chatCode: 'unknown_url',
+    });
+  }
+  return undefined;
 }
 
 function isKnownPath(segments: readonly string[]): boolean {

@@ -10,6 +10,7 @@ import type { GatewayRuntime } from '../gateway-runtime.js';
 import { adaptThinking } from '../models/adapt-thinking.js';
 import { enforceModelRules, type RuleInput, unknownModelError } from '../models/enforce-model-rules.js';
 import { DEFAULT_REASONING_BUDGETS } from '../translate/map-reasoning-effort.js';
+import { isOpenAIModelCall } from '../match-endpoint.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import { noRouteError, type Router } from '../upstreams/routes.js';
 
@@ -52,14 +53,14 @@ function applyRequestRules(ctx: GatewayContext, runtime: GatewayRuntime, router:
   const entry = runtime.catalog.get(model);
   const route = router.resolve(model);
   // The messages interface serves the catalog's models, plus models of routes that opt in.
-  if (endpoint.name !== 'chat.completions' && !entry && route?.route.serveMessages !== true) {
+  const isChat = isOpenAIModelCall(endpoint.name);
+  if (!isChat && !entry && route?.route.serveMessages !== true) {
     throw unknownModelError(model, runtime.catalog);
   }
   if (!route) throw noRouteError(model);
   ctx.route = route;
   if (!entry) return;
   ctx.model = entry;
-  const isChat = endpoint.name === 'chat.completions';
   if (!isChat && runtime.options.adaptThinking === true) {
     const note = adaptThinking(body, entry, { ...DEFAULT_REASONING_BUDGETS, ...runtime.options.reasoningBudgets });
     if (note !== undefined) {

@@ -9,6 +9,7 @@
  * @internal
  */
 import type { GatewayContext } from '../gateway-context.js';
+import { isOpenAIModelCall } from '../match-endpoint.js';
 import type { Catalog } from '../models/catalog.js';
 import { enforceModelRules } from '../models/enforce-model-rules.js';
 
@@ -38,7 +39,7 @@ export function applyTemperatureRuleFirst(
   if (allowed && !allowed.includes(body.model)) return raw;
   const entry = catalog.get(body.model);
   if (!entry || entry.temperature === 'accepted') return raw;
-  if (!sentTemperature(body, ctx.endpoint?.name === 'chat.completions')) return raw;
+  if (!sentTemperature(body, isOpenAIModelCall(ctx.endpoint?.name))) return raw;
   // Only the temperature rule: the others need the validated body.
   let dropped: string[];
   try {

@@ -59,6 +59,7 @@ function promptTokens(tokens: Counters, endpoint: string, body: Body): number {
     if (endpoint === 'chat.completions') {
       return tokens.countChatRequestTokens(body as unknown as Parameters<Counters['countChatRequestTokens']>[0]);
     }
+    if (endpoint === 'responses.create') return tokens.countResponsesRequestTokens(body);
     return tokens.countMessagesRequestTokens(body as unknown as Parameters<Counters['countMessagesRequestTokens']>[0]);
   } catch {
     // A body the counter cannot walk still gets a size: about four bytes per token.
@@ -75,6 +76,6 @@ export function estimateCall(
   expectedOutputTokens: number,
 ): CallEstimate {
   const { choices, calls } = callsOf(endpoint, body, route);
-  const outputTokens = positive(body.max_completion_tokens) ?? positive(body.max_tokens) ?? expectedOutputTokens;
+  const outputTokens = positive(body.max_completion_tokens) ?? positive(body.max_tokens) ?? positive(body.max_output_tokens) ?? expectedOutputTokens;
   return { inputTokens: promptTokens(tokens, endpoint, body), outputTokens, choices, calls };
 }

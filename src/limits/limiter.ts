@@ -28,7 +28,7 @@ export interface Limiter {
   close(): void;
 }
 
-const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages']);
+const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages', 'responses.create']);
 /** After a client leaves, the relay reports its usage at once; this only catches a response never started. */
 const ABORT_SETTLE_MS = 2000;
 

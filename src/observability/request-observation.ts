@@ -32,6 +32,11 @@ const ROUTES: Record<string, string> = {
   'files.retrieve': '/v1/files/{file_id}',
   'files.delete': '/v1/files/{file_id}',
   'files.content': '/v1/files/{file_id}/content',
+  'responses.create': '/v1/responses',
+  'responses.input_tokens': '/v1/responses/input_tokens',
+  'responses.retrieve': '/v1/responses/{response_id}',
+  'responses.delete': '/v1/responses/{response_id}',
+  'responses.input_items': '/v1/responses/{response_id}/input_items',
 };
 
 /** Longest model string copied into a log line or span (the caller chose it). */
@@ -216,7 +221,9 @@ export class RequestObservation {
       const attributes: Attributes = { 'http.response.status_code': status, 'modelgate.endpoint': summary.endpoint };
       if (summary.model !== undefined) attributes['gen_ai.request.model'] = summary.model;
       if (summary.principalId !== undefined) attributes['modelgate.principal.id'] = summary.principalId;
-      if (summary.endpoint === 'chat.completions' || summary.endpoint === 'messages') attributes['gen_ai.operation.name'] = 'chat';
+      if (summary.endpoint === 'chat.completions' || summary.endpoint === 'messages' || summary.endpoint === 'responses.create') {
+        attributes['gen_ai.operation.name'] = 'chat';
+      }
       if (this.attempts > 0) attributes['modelgate.upstream_attempts'] = this.attempts;
       if (aborted) attributes['modelgate.client_aborted'] = true;
       otel.end(this.span, attributes, errorType);

@@ -10,6 +10,8 @@ import type { FileStore } from '../files/file-store.js';
 import type { GatewayOptions } from '../gateway-options.js';
 import type { Catalog } from '../models/catalog.js';
 import { MIN_SECRET_LENGTH } from '../redact/redactor.js';
+import type { ResponseStore } from '../responses/response-store.js';
+import type { ResponsesOptions } from '../responses/responses-options.js';
 import type { ReasoningBudgets } from '../translate/map-reasoning-effort.js';
 import { MIN_THINKING_BUDGET } from '../translate/map-reasoning-effort.js';
 import { authSchema } from './auth-schema.js';
@@ -56,6 +58,29 @@ const secretSchema = text({ expected: 'a secret to redact', omit: 'leave the ent
   error: `is shorter than ${MIN_SECRET_LENGTH} characters: too short to redact (it would mangle every message); leave it out`,
 });
 
+const RESPONSE_STORE_METHODS = ['put', 'get', 'getItem', 'delete'] as const;
+
+const responseStoreSchema = either<ResponseStore>((value) => {
+  if (isObject(value) && RESPONSE_STORE_METHODS.every((method) => typeof value[method] === 'function')) return undefined;
+  return `must be a ResponseStore (an object with ${RESPONSE_STORE_METHODS.join(', ')}; e.g. \`memoryResponseStore()\` or \`redisResponseStore({ client })\`) (got ${got(value)})`;
+});
+
+/** Shorter secrets are guessable; the seal derives its key from this one. */
+const MIN_REASONING_SECRET_LENGTH = 32;
+
+const responsesSchema = optionsObject(
+  {
+    builtInTools: oneOf(['drop', 'reject']).optional(),
+    reasoningSecret: text({ expected: 'a secret of 32 characters or more', omit: 'leave `reasoningSecret` out for a random one per process' })
+      .refine((secret) => secret.length >= MIN_REASONING_SECRET_LENGTH, {
+        error: `is shorter than ${MIN_REASONING_SECRET_LENGTH} characters: give a long random string (e.g. \`openssl rand -hex 32\`), the same on every instance`,
+      })
+      .optional(),
+  },
+  'a `responses`',
+  "`{ builtInTools?: 'drop' | 'reject', reasoningSecret?: string }`",
+);
+
 /** Options named as they are elsewhere (another library, a nested group). */
 export const MOVED_OPTIONS: Readonly<Record<string, string>> = {
   keys: 'is not a gateway option: keys go in `auth: { keys: [...] }`',
@@ -89,6 +114,8 @@ export const GATEWAY_OPTIONS_SHAPE = {
     .array(secretSchema, { error: (issue) => `must be an array of strings (got ${got(issue.input)})` })
     .readonly()
     .optional(),
+  responseStore: responseStoreSchema.optional(),
+  responses: responsesSchema.optional(),
   openTelemetry: openTelemetrySchema.optional(),
   prometheus: prometheusSchema.optional(),
   logger: loggerSchema.optional(),
@@ -100,4 +127,5 @@ export const GATEWAY_OPTIONS_EXPECTED = 'an object with at least `auth`, e.g. `{
 export const gatewayOptionsSchema = optionsObject(GATEWAY_OPTIONS_SHAPE, 'a gateway', GATEWAY_OPTIONS_EXPECTED, MOVED_OPTIONS);
 
 type _ReasoningBudgets = Assert<SameOptions<z.input<typeof reasoningBudgetsSchema>, Partial<ReasoningBudgets>>>;
+type _ResponsesOptions = Assert<SameOptions<z.input<typeof responsesSchema>, ResponsesOptions>>;
 type _GatewayOptions = Assert<SameOptions<z.input<typeof gatewayOptionsSchema>, GatewayOptions>>;

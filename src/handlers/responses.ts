@@ -1,0 +1,119 @@
+/**
+ * `POST /v1/responses` for every model: the Responses request (with its
+ * stored history resolved) becomes a chat-completions request, which goes
+ * the way every chat request goes (as it is to chat upstreams, translated
+ * for messages upstreams); the answer comes back as a Response, streamed
+ * with the Responses event grammar or whole, and is stored when asked.
+ */
+import type { GatewayContext } from '../gateway-context.js';
+import type { GatewayRuntime } from '../gateway-runtime.js';
+import { holdUntilStored } from '../responses/hold-until-stored.js';
+import { resolveInput } from '../responses/resolve-input.js';
+import { newResponseId } from '../responses/response-ids.js';
+import type { ResponseItem } from '../responses/response-store.js';
+import type { ChatCompletion, ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
+import type { ResponsesRequest } from '../schemas/responses-request.js';
+import { chatToResponsesResponse, clientView, type ResponseAnswerOptions } from '../translate/chat-to-responses-response.js';
+import { createChatToResponsesStream } from '../translate/chat-to-responses-stream.js';
+import { createMessagesToResponsesStream, messagesToResponsesResponse } from '../translate/messages-to-responses-stream.js';
+import { lacksRequiredThinking, responsesToChatRequest } from '../translate/responses-to-chat-request.js';
+import type { GatewayResponse } from '../types.js';
+import type { RouteTarget } from '../upstreams/routes.js';
+import { sendPlans, upstreamSignal } from './call-upstream.js';
+import { type ChatPlan, planChatCall } from './chat-completions.js';
+import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
+import { requestTimeoutOf } from './request-deadline.js';
+
+const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
+
+/** The chat request for a chat upstream: earlier thinking (the vendor's signed blocks) means nothing there. */
+function withoutThinkingBlocks(request: ChatCompletionRequest): ChatCompletionRequest {
+  if (!request.messages.some((message) => 'thinking_blocks' in message)) return request;
+  return {
+    ...request,
+    messages: request.messages.map((message) => {
+      if (!('thinking_blocks' in message)) return message;
+      const { thinking_blocks: _dropped, ...rest } = message as typeof message & { thinking_blocks?: unknown };
+      return rest as typeof message;
+    }),
+  };
+}
+
+/**
+ * The call for one target. A messages upstream with thinking on refuses a tool-use turn in
+ * progress whose earlier thinking could not be restored: thinking is switched off for that call.
+ */
+function planResponsesCall(ctx: GatewayContext, runtime: GatewayRuntime, request: ChatCompletionRequest, target: RouteTarget): ChatPlan {
+  if (target.upstream.format === 'chat') {
+    const body = withoutThinkingBlocks(target.model === request.model ? request : { ...request, model: target.model });
+    return { target, operation: 'chat.completions', stream: request.stream === true, translated: false, body };
+  }
+  let sent = request;
+  if (request.reasoning_effort != null && lacksRequiredThinking(request)) {
+    const { reasoning_effort: _off, ...rest } = request;
+    sent = rest;
+    const note = 'reasoning: thinking is off for this turn: the earlier thinking of the tool call it answers could not be restored (send reasoning items back with encrypted_content, or keep responses in a store)';
+    if (!ctx.warnings.includes(note)) ctx.warnings.push(note);
+  }
+  return planChatCall(ctx, runtime, sent, target);
+}
+
+/** Whether this response is kept: `store: false` never; otherwise when a store is configured. */
+function keeps(body: ResponsesRequest, runtime: GatewayRuntime): boolean {
+  return body.store !== false && runtime.responses.store !== undefined;
+}
+
+export async function handleResponses(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
+  const body = ctx.body as ResponsesRequest;
+  const route = ctx.route;
+  const principal = ctx.principal;
+  if (!route || !principal) throw new TypeError('handleResponses needs ctx.route and ctx.principal');
+  const { store, seal, builtInTools } = runtime.responses;
+  const items = await resolveInput(body, { owner: principal.id, store });
+  const pivot = responsesToChatRequest(body, items as Parameters<typeof responsesToChatRequest>[1], {
+    restoreReasoning: (item) => (typeof item.encrypted_content === 'string' ? seal.open(item.encrypted_content)?.blocks : undefined),
+    builtInTools,
+  });
+  for (const name of pivot.dropped) if (!ctx.dropped.includes(name)) ctx.dropped.push(name);
+  for (const warning of pivot.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
+
+  const stream = body.stream === true;
+  const plans = route.targets.map((target) => planResponsesCall(ctx, runtime, pivot.request, target));
+  const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, stream), requestTimeoutOf(runtime.options));
+  const plan = sent.plan;
+  const id = newResponseId();
+  const createdAt = Math.floor(Date.now() / 1000);
+  const includeEncrypted = body.include?.includes(ENCRYPTED_REASONING) === true;
+  const answer: ResponseAnswerOptions = {
+    id,
+    createdAt,
+    model: body.model,
+    request: body,
+    customTools: new Set(pivot.customTools),
+    includeEncrypted,
+    seal: (blocks) => seal.seal(blocks, body.model),
+  };
+  const persist = keeps(body, runtime)
+    ? async (response: Record<string, unknown>): Promise<void> => {
+        try {
+          await runtime.responses.store!.put({ id, owner: principal.id, createdAt, response, input: items as ResponseItem[] });
+        } catch {
+          // The answer is delivered all the same; a later turn that names it gets previous_response_not_found.
+        }
+      }
+    : undefined;
+  const prefill = plan.jsonPrefill !== undefined ? { jsonPrefill: plan.jsonPrefill } : {};
+
+  if (plan.stream) {
+    const transform = plan.translated ? createMessagesToResponsesStream({ ...answer, ...prefill }) : createChatToResponsesStream(answer);
+    const response = await relayStream(ctx, runtime, sent, { format: 'chat', transform });
+    if (persist) response.body = holdUntilStored(response.body, transform, persist);
+    return response;
+  }
+  const json = await readSuccessJson(ctx, runtime, sent);
+  const response = plan.translated
+    ? messagesToResponsesResponse(json as MessagesResponse, { ...answer, ...prefill })
+    : chatToResponsesResponse(json as ChatCompletion, answer);
+  if (persist) await persist(response);
+  return jsonResponse(sent, clientView(response, includeEncrypted));
+}

@@ -1,0 +1,32 @@
+/**
+ * The Responses API's lookup errors, in the OpenAI error envelope with the
+ * `param` and `code` its clients test.
+ */
+import { GatewayError } from '../errors.js';
+
+/** `previous_response_id` names nothing this caller can read (or no store is configured). */
+export function previousResponseNotFound(id: string, storeConfigured: boolean): GatewayError {
+  const why = storeConfigured
+    ? 'It does not exist, has expired, was deleted, or was made with another key.'
+    : 'This gateway keeps no responses (no `responseStore` is configured): send the whole conversation as `input` with "store": false instead.';
+  return new GatewayError('INVALID_REQUEST', `Previous response with id '${id}' not found. ${why}`, {
+    param: 'previous_response_id',
+    chatCode: 'previous_response_not_found',
+  });
+}
+
+/** An `item_reference` (or a reasoning item sent by id alone) that resolves to nothing. */
+export function itemNotFound(id: string, param: string, storeConfigured: boolean): GatewayError {
+  const why = storeConfigured
+    ? 'It does not exist, has expired, or belongs to a response made with another key.'
+    : 'This gateway keeps no responses (no `responseStore` is configured): send the item itself instead of a reference (the AI SDK: providerOptions.openai.store = false).';
+  return new GatewayError('INVALID_REQUEST', `Item with id '${id}' not found. ${why}`, { param, chatCode: 'item_not_found' });
+}
+
+/** `GET`, `DELETE` or input items of a response this caller cannot read. */
+export function responseNotFound(id: string, storeConfigured: boolean): GatewayError {
+  const why = storeConfigured
+    ? 'It does not exist, has expired, was deleted, was made with "store": false, or was made with another key.'
+    : 'This gateway keeps no responses: no `responseStore` is configured.';
+  return new GatewayError('NOT_FOUND', `No response found with id '${id}'. ${why}`, { param: 'response_id', chatCode: 'response_not_found' });
+}
