@@ -8,7 +8,8 @@
  * | `MODELGATE_API_KEYS` | one generated `sk-dev-…` key | Comma-separated keys callers may use |
  * | `UPSTREAM_OPENAI_BASE_URL`, `UPSTREAM_OPENAI_API_KEY` | unset | Chat-completions upstream for every model outside the twelve |
  * | `UPSTREAM_ANTHROPIC_BASE_URL`, `UPSTREAM_ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated) and for `/v1/files` |
- * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT`, `REDIS_URL` | unset | Limits per key (see `limits-from-env.ts`) |
+ * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT` | unset | Limits per key (see `limits-from-env.ts`) |
+ * | `REDIS_URL` | unset | Redis for the limits and the stored responses of `/v1/responses`, shared by every instance (in memory otherwise) |
  * | `MODELGATE_ADAPT_THINKING` | unset | `1` (or `true`) turns on `adaptThinking`, for coding agents |
  *
  * An upstream family is configured when its base URL or its key is set; a
@@ -27,8 +28,10 @@ import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_CATALOG,
   type GatewayOptions,
+  memoryResponseStore,
   messagesUpstream,
   openAICompatible,
+  redisResponseStore,
   type Route,
   type Upstream,
   upstreamFileStore,
@@ -36,6 +39,7 @@ import {
 import { createSimulator } from 'modelgate/testing';
 import { redactURL } from './print-startup.js';
 import { limitsFromEnv } from './limits-from-env.js';
+import { redisFromEnv } from './redis-from-env.js';
 import { pointsAtOwnAddress } from './own-address.js';
 import { ConfigError } from './config-error.js';
 import { type UpstreamFamily, UPSTREAM_VARIABLES } from './upstream-variables.js';
@@ -132,9 +136,19 @@ function clientVariableNotes(env: Env): string[] {
  * upstream base URL naming the app's own address.
  */
 export function configFromEnv(env: Env = process.env): ExampleConfig {
-  const { limits, notes: limitNotes, dispose } = limitsFromEnv(env);
-  const withLimits = (config: ExampleConfig): ExampleConfig =>
-    limits ? { ...config, options: { ...config.options, limits }, notes: [...config.notes, ...limitNotes], ...(dispose ? { dispose } : {}) } : config;
+  const redis = redisFromEnv(env);
+  const { limits, notes: limitNotes } = limitsFromEnv(env, redis);
+  // Stored responses (previous_response_id, item_reference): in Redis when REDIS_URL is set, shared by every instance.
+  const responseStore = redis ? redisResponseStore({ client: redis.client }) : memoryResponseStore();
+  const storeNote = redis
+    ? `Stored responses (/v1/responses): in Redis at ${redis.where}, shared by every instance.`
+    : 'Stored responses (/v1/responses): in memory (REDIS_URL not set).';
+  const withLimits = (config: ExampleConfig): ExampleConfig => ({
+    ...config,
+    options: { ...config.options, responseStore, ...(limits ? { limits } : {}) },
+    notes: [...config.notes, ...(limits ? limitNotes : []), storeNote],
+    ...(redis ? { dispose: redis.dispose } : {}),
+  });
   const configured = parseKeys(env.MODELGATE_API_KEYS);
   const generatedKey = configured.length === 0;
   const keys = generatedKey ? [`sk-dev-${randomBytes(18).toString('base64url')}`] : configured;

@@ -9,11 +9,11 @@
  * | `MODELGATE_MAX_CONCURRENT` | unset | Model calls open at once per key |
  * | `REDIS_URL` | unset (in memory) | Redis shared by every instance of the app, e.g. `redis://127.0.0.1:6379` |
  *
- * With none of the three limits set, the app has no limits (and REDIS_URL is not used).
+ * With none of the three limits set, the app has no limits.
  */
-import { Redis } from 'ioredis';
 import { type LimitRule, type LimitsOptions, redisLimitStore } from 'modelgate';
 import { ConfigError } from './config-error.js';
+import type { SharedRedis } from './redis-from-env.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -25,8 +25,8 @@ function positiveInteger(env: Env, name: string): number | undefined {
   return value;
 }
 
-/** The `limits` option (undefined without limits) and a startup note. */
-export function limitsFromEnv(env: Env): { limits: LimitsOptions | undefined; notes: string[]; dispose?: () => Promise<void> } {
+/** The `limits` option (undefined without limits) and a startup note; `redis` (from `REDIS_URL`) shares them across instances. */
+export function limitsFromEnv(env: Env, redis?: SharedRedis): { limits: LimitsOptions | undefined; notes: string[] } {
   const rpm = positiveInteger(env, 'MODELGATE_RPM');
   const tpm = positiveInteger(env, 'MODELGATE_TPM');
   const concurrent = positiveInteger(env, 'MODELGATE_MAX_CONCURRENT');
@@ -37,17 +37,9 @@ export function limitsFromEnv(env: Env): { limits: LimitsOptions | undefined; no
     ...(concurrent !== undefined ? { concurrent } : {}),
   };
   const described = [rpm && `${rpm} requests/min`, tpm && `${tpm} tokens/min`, concurrent && `${concurrent} at once`].filter(Boolean).join(', ');
-  const url = env.REDIS_URL?.trim();
-  if (!url) return { limits: { rules: [rule] }, notes: [`Limits per key: ${described} (in memory: REDIS_URL not set).`] };
-  // One retry per command: the gateway's own time-out and outage policy take over from there.
-  const client = new Redis(url, { maxRetriesPerRequest: 1 });
-  client.on('error', (error: Error) => console.error(`Redis: ${error.message}`));
+  if (!redis) return { limits: { rules: [rule] }, notes: [`Limits per key: ${described} (in memory: REDIS_URL not set).`] };
   return {
-    limits: { rules: [rule], store: redisLimitStore({ client }), onStoreError: 'open' },
-    notes: [`Limits per key: ${described}, shared through Redis at ${url.replace(/\/\/[^@/]*@/, '//***@')} (fail-open).`],
-    // The client reconnects for as long as it lives: quit it with the server.
-    dispose: async () => {
-      client.disconnect();
-    },
+    limits: { rules: [rule], store: redisLimitStore({ client: redis.client }), onStoreError: 'open' },
+    notes: [`Limits per key: ${described}, shared through Redis at ${redis.where} (fail-open).`],
   };
 }

@@ -40,16 +40,18 @@ function keyHeader(name: string, prefix: string, key: string | undefined): strin
   return key === undefined ? `"${name}: ${prefix}$${KEY_VARIABLE}"` : shellQuote(`${name}: ${prefix}${key}`);
 }
 
-/** Ready-to-paste curl commands for both interfaces against `url` with `key` (undefined: `$MODELGATE_KEY`). */
+/** Ready-to-paste curl commands for the interfaces (chat, messages, Responses) against `url` with `key` (undefined: `$MODELGATE_KEY`). */
 export function curlLines(url: string, key: string | undefined): string[] {
   const chat = JSON.stringify({ model: 'vendora-sonnet-4-6', messages: [{ role: 'user', content: 'Hello from curl' }] });
   const messages = JSON.stringify({ model: 'vendora-sonnet-4-6', max_tokens: 256, messages: [{ role: 'user', content: 'Hello from curl' }] });
   const streamed = JSON.stringify({ model: 'vendora-opus-4-8', max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'Stream a short answer' }] });
+  const responses = JSON.stringify({ model: 'vendora-sonnet-4-6', input: 'Hello from curl' });
   return [
     `curl -sS ${url}/v1/models -H ${keyHeader('Authorization', 'Bearer ', key)}`,
     `curl -sS ${url}/v1/chat/completions -H ${keyHeader('Authorization', 'Bearer ', key)} -H 'Content-Type: application/json' -d ${shellQuote(chat)}`,
     `curl -sS ${url}/v1/messages -H ${keyHeader('x-api-key', '', key)} -H 'anthropic-version: 2023-06-01' -H 'Content-Type: application/json' -d ${shellQuote(messages)}`,
     `curl -sSN ${url}/v1/messages -H ${keyHeader('x-api-key', '', key)} -H 'anthropic-version: 2023-06-01' -H 'Content-Type: application/json' -d ${shellQuote(streamed)}`,
+    `curl -sS ${url}/v1/responses -H ${keyHeader('Authorization', 'Bearer ', key)} -H 'Content-Type: application/json' -d ${shellQuote(responses)}`,
   ];
 }
 

@@ -107,18 +107,35 @@ function composeObject(schema: Schema, ctx: Context, depth: number): Record<stri
   return out;
 }
 
+/** The content of the message's first fenced block (```…```), without its fences and language tag. */
+function fencedBlock(message: string): string | undefined {
+  const match = /```[^\n`]*\n([\s\S]*?)\n?```/.exec(message);
+  return match?.[1];
+}
+
 /**
  * Arguments for a tool with JSON schema `schema`, from the user's `message`
  * and `random`.
  * Only required properties are filled (optional ones are left out, as models
- * usually do). Words equal to `toolName` are not used as values.
+ * usually do). Words equal to `toolName` are not used as values. When the
+ * message holds a fenced block, the first required string property takes
+ * its content verbatim, as a model passes on the text it was told to write
+ * (a patch for an `apply_patch` tool, a command, a file's content).
  */
 export function composeToolInput(
   schema: unknown,
   source: { message: string; random: Random; toolName?: string },
 ): Record<string, unknown> {
   const ctx: Context = { random: source.random, words: candidateWords(source.message, source.toolName ?? ''), strings: 0 };
-  return isSchema(schema) ? composeObject(schema, ctx, 0) : {};
+  if (!isSchema(schema)) return {};
+  const input = composeObject(schema, ctx, 0);
+  const block = fencedBlock(source.message);
+  if (block === undefined) return input;
+  const properties = isSchema(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const first = required.find((key): key is string => typeof key === 'string' && isSchema(properties[key]) && typeOf(properties[key]) === 'string');
+  if (first !== undefined) input[first] = block;
+  return input;
 }
 
 /** A value for a whole JSON schema (structured output). */

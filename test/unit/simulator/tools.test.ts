@@ -65,6 +65,24 @@ describe('composeToolInput', () => {
     );
     expect(input).toEqual({ city: 'Paris' });
   });
+
+  it('passes a fenced block of the message verbatim as the first required string (a patch for apply_patch)', () => {
+    const patch = '*** Begin Patch\n*** Add File: hello.txt\n+Hello\n*** End Patch';
+    const input = composeToolInput(
+      { type: 'object', properties: { count: { type: 'integer' }, input: { type: 'string' } }, required: ['count', 'input'] },
+      { message: `Use apply_patch to apply this:\n\`\`\`diff\n${patch}\n\`\`\`\nThanks.`, random: createRandom(3), toolName: 'apply_patch' },
+    );
+    expect(input.input).toBe(patch);
+    expect(typeof input.count).toBe('number');
+  });
+
+  it('fills strings from words when the message has no fenced block', () => {
+    const input = composeToolInput(
+      { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] },
+      { message: 'Use apply_patch to greet Paris', random: createRandom(3), toolName: 'apply_patch' },
+    );
+    expect(input.input).toBe('Paris');
+  });
 });
 
 const weather = {
