@@ -46,6 +46,13 @@ export type { IoRedisLike, NodeRedisLike, RedisLimitStoreOptions } from './limit
 export type * from './limits/limit-options.js';
 export type * from './limits/limit-store.js';
 
+// Stored responses (previous_response_id, item_reference, GET /v1/responses/{id}).
+export { memoryResponseStore } from './responses/memory-response-store.js';
+export type { MemoryResponseStoreOptions } from './responses/memory-response-store.js';
+export { redisResponseStore } from './responses/redis-response-store.js';
+export type { RedisResponseStoreOptions } from './responses/redis-response-store.js';
+export type { ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
+
 // Upstreams and routing.
 export type * from './upstreams/upstream.js';
 export { openAICompatible } from './upstreams/chat-upstream.js';

@@ -5,22 +5,12 @@
  * script call, in the order they were made. Works with the client you already have: ioredis or
  * node-redis (`redis`), both optional peer dependencies.
  */
-import { createHash } from 'node:crypto';
 import type { LeaseRenewal, LimitStore } from './limit-store.js';
 import { RedisBatch } from './redis-batch.js';
 import { APPLY_SCRIPT } from './redis-scripts.js';
+import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '../redis/script-runner.js';
 
-/** The part of an ioredis client the store uses. */
-export interface IoRedisLike {
-  evalsha(sha: string, numKeys: number, ...args: string[]): Promise<unknown>;
-  eval(script: string, numKeys: number, ...args: string[]): Promise<unknown>;
-}
-
-/** The part of a node-redis (`redis`) client the store uses. */
-export interface NodeRedisLike {
-  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-}
+export type { IoRedisLike, NodeRedisLike } from '../redis/script-runner.js';
 
 /** Options of {@link redisLimitStore}. */
 export interface RedisLimitStoreOptions {
@@ -35,43 +25,6 @@ export interface RedisLimitStoreOptions {
    * node-redis `createCluster()`); set it for a cluster proxy the check cannot see.
    */
   cluster?: boolean;
-}
-
-type Runner = (script: string, sha: string, keys: string[], args: string[]) => Promise<unknown>;
-
-function sha1(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
-}
-
-function isNoScript(error: unknown): boolean {
-  return error instanceof Error && error.message.includes('NOSCRIPT');
-}
-
-/** EVALSHA, falling back to EVAL once when Redis does not have the script cached yet. */
-function runnerFor(client: IoRedisLike | NodeRedisLike): Runner {
-  if ('evalsha' in client && typeof client.evalsha === 'function') {
-    const io = client as IoRedisLike;
-    return async (script, sha, keys, args) => {
-      try {
-        return await io.evalsha(sha, keys.length, ...keys, ...args);
-      } catch (error) {
-        if (!isNoScript(error)) throw error;
-        return io.eval(script, keys.length, ...keys, ...args);
-      }
-    };
-  }
-  if ('evalSha' in client && typeof client.evalSha === 'function') {
-    const node = client as NodeRedisLike;
-    return async (script, sha, keys, args) => {
-      try {
-        return await node.evalSha(sha, { keys, arguments: args });
-      } catch (error) {
-        if (!isNoScript(error)) throw error;
-        return node.eval(script, { keys, arguments: args });
-      }
-    };
-  }
-  throw new TypeError('redisLimitStore: `client` must be an ioredis or node-redis client (it needs evalsha / evalSha).');
 }
 
 /** The Redis Cluster hash tag of a key (`{principal}`), or undefined when it has none. */
@@ -120,10 +73,10 @@ function isClusterClient(client: object): boolean {
  * const store = redisLimitStore({ client: new Redis(process.env.REDIS_URL!) });
  */
 export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
-  const run = runnerFor(options.client);
+  const run = scriptRunner(options.client, 'redisLimitStore');
   const prefix = options.prefix ?? 'modelgate:limits:';
   const cluster = options.cluster ?? isClusterClient(options.client);
-  const applySha = sha1(APPLY_SCRIPT);
+  const applySha = scriptSha(APPLY_SCRIPT);
   const batches = new Map<string, RedisBatch>();
   let flushScheduled = false;
 

@@ -1,7 +1,8 @@
 /**
- * Zod validators and types of both client interfaces, and the request
+ * Zod validators and types of the client interfaces (chat, messages, Responses), and the request
  * parser that turns validation failures into `INVALID_REQUEST` errors.
  */
 export * from './chat.js';
 export * from './messages.js';
+export * from './responses.js';
 export * from './parse-request.js';

@@ -1,7 +1,9 @@
 /**
  * Translation between the chat-completions and messages formats, both
  * directions, for requests, responses and streams. The field-by-field
- * mapping is in the README, section "Chat ⇄ messages translation".
+ * mapping is in the README, section "Chat ⇄ messages translation". A
+ * Responses request becomes a chat request (`responsesToChatRequest`), which
+ * then goes the chat way.
  */
 export {
   DEFAULT_MAX_TOKENS,
@@ -24,3 +26,11 @@ export {
 } from './map-reasoning-effort.js';
 export { JSON_OBJECT_INSTRUCTION, JSON_PREFILL, JSON_TOOL_NAME, type JsonMode } from './map-response-format.js';
 export type { SseEvent, StreamTransform, TextStreamTransform } from './stream-transform.js';
+export {
+  inputItemsOf,
+  responsesToChatRequest,
+  type ResponsesToChat,
+  type ResponsesToChatOptions,
+} from './responses-to-chat-request.js';
+export { CUSTOM_TOOL_PARAMETERS, customToolInputOf, type BuiltInToolsPolicy } from './convert-responses-tools.js';
+export { lacksRequiredThinking } from './lacks-required-thinking.js';

@@ -40,7 +40,11 @@ export abstract class EagerTextTransform implements TextStreamTransform {
 
   /** The error event that ends the stream, with any secret the error quotes redacted. */
   protected errorEvent(error: GatewayError, format: WireFormat): string {
-    const text = encodeStreamError(error, format);
+    return this.redact(encodeStreamError(error, format));
+  }
+
+  /** `text` with any secret of the relay's redactor replaced (for error text a subclass encodes itself). */
+  protected redact(text: string): string {
     return this.redactor ? this.redactor.redact(text) : text;
   }
 

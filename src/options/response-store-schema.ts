@@ -1,0 +1,52 @@
+/**
+ * The options of the two response stores, `memoryResponseStore` and
+ * `redisResponseStore`.
+ *
+ * @internal
+ */
+import type { z } from 'zod';
+import type { MemoryResponseStoreOptions } from '../responses/memory-response-store.js';
+import type { IoRedisLike, NodeRedisLike } from '../redis/script-runner.js';
+import type { RedisResponseStoreOptions } from '../responses/redis-response-store.js';
+import { type Assert, fn, got, int, isObject, optionsObject, type SameOptions, shaped } from './option-schemas.js';
+
+const ttlMs = int(1, Number.MAX_SAFE_INTEGER, 'ms a stored response lives after it is written');
+
+const memoryShape = optionsObject(
+  {
+    maxResponses: int(1, Number.MAX_SAFE_INTEGER, 'the most responses kept').optional(),
+    maxBytes: int(1, Number.MAX_SAFE_INTEGER, 'the most bytes of JSON kept').optional(),
+    ttlMs: ttlMs.optional(),
+    now: fn<NonNullable<MemoryResponseStoreOptions['now']>>('a clock, `() => ms since the epoch`').optional(),
+  },
+  'a `memoryResponseStore`',
+  '`{ maxResponses?, maxBytes?, ttlMs?, now? }`',
+);
+
+/** `memoryResponseStore(options)`. */
+export const memoryResponseStoreOptionsSchema = memoryShape.optional();
+
+const clientSchema = shaped<IoRedisLike | NodeRedisLike>(
+  (value) => isObject(value) && (typeof value.evalsha === 'function' || typeof value.evalSha === 'function'),
+  (value) =>
+    `must be a connected Redis client: ioredis \`new Redis(url)\` or node-redis \`await createClient({ url }).connect()\` (got ${got(value)})`,
+);
+
+const redisShape = optionsObject(
+  {
+    client: clientSchema,
+    ttlMs: ttlMs.optional(),
+    prefix: shaped<string>(
+      (value) => typeof value === 'string' && !value.includes('{') && !value.includes('}'),
+      (value) => `must be a string without { or } (the store puts a Redis Cluster hash tag after it) (got ${typeof value === 'string' ? 'a string with a brace' : got(value)})`,
+    ).optional(),
+  },
+  'a `redisResponseStore`',
+  '`{ client, ttlMs?, prefix? }`',
+);
+
+/** `redisResponseStore(options)`. */
+export const redisResponseStoreOptionsSchema = redisShape;
+
+type _Memory = Assert<SameOptions<z.input<typeof memoryShape>, MemoryResponseStoreOptions>>;
+type _Redis = Assert<SameOptions<z.input<typeof redisShape>, RedisResponseStoreOptions>>;

@@ -1,0 +1,45 @@
+/**
+ * The Lua scripts of the Redis response store. Each names its keys in
+ * KEYS, and every key of one call carries the same owner's hash tag, so a
+ * call runs on one Redis Cluster node. Time comes from Redis (`TIME`): one
+ * clock for every gateway instance.
+ *
+ * @internal
+ */
+
+const CLOCK = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
+/**
+ * Stores a record and indexes its items, atomically: a reader never finds
+ * an item's index entry before the record it points to.
+ * KEYS[1] the record, KEYS[2..] the index of each of its item ids (a sorted
+ * set of response ids scored by their expiry); ARGV[1] the record's JSON,
+ * ARGV[2] the TTL in ms, ARGV[3] the response id. Each index drops the
+ * members that expired, and lives as long as its longest-lived member.
+ */
+export const PUT_SCRIPT = `${CLOCK}
+local ttl = tonumber(ARGV[2])
+local expiry = string.format('%.0f', now + ttl)
+local expired = string.format('%.0f', now)
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+for i = 2, #KEYS do
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', expired)
+  redis.call('ZADD', KEYS[i], expiry, ARGV[3])
+  if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
+end
+return 1
+`;
+
+/** The record's JSON (KEYS[1]), or nil. */
+export const GET_SCRIPT = `return redis.call('GET', KEYS[1])`;
+
+/** Deletes the record (KEYS[1]); 1 when it existed. Its items' index entries lapse: readers skip ids whose record is gone. */
+export const DELETE_SCRIPT = `return redis.call('DEL', KEYS[1])`;
+
+/** The ids of the unexpired responses holding an item (index KEYS[1]), stored last first. */
+export const HOLDERS_SCRIPT = `${CLOCK}
+return redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '(' .. string.format('%.0f', now))
+`;

@@ -1,0 +1,109 @@
+/**
+ * A {@link ResponseStore} in Redis, shared by every gateway instance: a
+ * follow-up turn finds its `previous_response_id` whichever instance it
+ * reaches. Works with the client you already have: ioredis or node-redis
+ * (`redis`), both optional peer dependencies.
+ */
+import { assertOptions } from '../options/parse-options.js';
+import { redisResponseStoreOptionsSchema } from '../options/response-store-schema.js';
+import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '../redis/script-runner.js';
+import { DEFAULT_RESPONSE_TTL_MS } from './default-response-ttl.js';
+import { itemsOf } from './items-of.js';
+import { DELETE_SCRIPT, GET_SCRIPT, HOLDERS_SCRIPT, PUT_SCRIPT } from './redis-response-scripts.js';
+import type { ResponseStore, StoredResponse } from './response-store.js';
+
+/** Options of {@link redisResponseStore}. */
+export interface RedisResponseStoreOptions {
+  /** A connected ioredis (`new Redis(url)`) or node-redis (`await createClient({ url }).connect()`) client; a Cluster client works too. */
+  client: IoRedisLike | NodeRedisLike;
+  /** Ms a response lives after its `put` (Redis expires its keys; reads do not extend it). Default 24 hours. */
+  ttlMs?: number;
+  /** Prefix of every key, without `{` or `}`. Default `'modelgate:responses:'`. */
+  prefix?: string;
+}
+
+const PUT_SHA = scriptSha(PUT_SCRIPT);
+const GET_SHA = scriptSha(GET_SCRIPT);
+const DELETE_SHA = scriptSha(DELETE_SCRIPT);
+const HOLDERS_SHA = scriptSha(HOLDERS_SCRIPT);
+
+/**
+ * The owner as a hash tag's content: `%`, `{`, `}` and `:` escaped, so that
+ * the tag ends where the owner does and no two owners share a key.
+ */
+function ownerTag(owner: string): string {
+  return owner.replace(/[%{}:]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+function parseRecord(json: unknown, owner: string, id: string): StoredResponse | undefined {
+  if (typeof json !== 'string') return undefined;
+  const record = JSON.parse(json) as StoredResponse;
+  // The key already names the owner; the record says so too, and a read believes both or nothing.
+  return record.owner === owner && record.id === id ? record : undefined;
+}
+
+/**
+ * Creates a Redis-backed {@link ResponseStore}. Values are plain JSON:
+ *
+ * - `{prefix}resp:{<owner>}:<response id>` holds the record's JSON;
+ * - `{prefix}item:{<owner>}:<item id>` is a sorted set of the ids of the
+ *   owner's responses holding that input or output item, scored by their
+ *   expiry (a chain repeats its earlier items, so one item may be in many).
+ *
+ * All keys expire `ttlMs` after the write (an item's set with its
+ * longest-lived response). A `put` writes the record and its items' entries
+ * in one script call, atomically, and resolves once Redis has them: a `get`
+ * from any instance then finds the record, and no reader finds an item's
+ * entry before its record. `delete` removes the record; its items' entries
+ * then point to nothing and lookups skip them (an item also held by another
+ * response still resolves to that one). Every read checks the owner.
+ *
+ * Redis Cluster: `<owner>` (escaped) is each key's hash tag, so all keys of
+ * one owner sit in one hash slot, and every script call (which names all
+ * its keys) runs on one node; the store then works unchanged with a Cluster
+ * client. The cost: one owner's responses live on one node. Keep `{` and `}`
+ * out of `prefix` (checked).
+ *
+ * @throws GatewayConfigError when an option is wrong (no client, a TTL that is not a number, ...).
+ * @example
+ * import { Redis } from 'ioredis';
+ * const responseStore = redisResponseStore({ client: new Redis(process.env.REDIS_URL!) });
+ */
+export function redisResponseStore(options: RedisResponseStoreOptions): ResponseStore {
+  assertOptions(redisResponseStoreOptionsSchema, options, 'redisResponseStore');
+  const run = scriptRunner(options.client, 'redisResponseStore');
+  const ttl = String(options.ttlMs ?? DEFAULT_RESPONSE_TTL_MS);
+  const prefix = options.prefix ?? 'modelgate:responses:';
+  const recordKey = (owner: string, id: string): string => `${prefix}resp:{${ownerTag(owner)}}:${id}`;
+  const itemKey = (owner: string, itemId: string): string => `${prefix}item:{${ownerTag(owner)}}:${itemId}`;
+
+  const get = async (owner: string, id: string): Promise<StoredResponse | undefined> =>
+    parseRecord(await run(GET_SCRIPT, GET_SHA, [recordKey(owner, id)], []), owner, id);
+
+  return {
+    async put(record) {
+      const keys = [recordKey(record.owner, record.id)];
+      for (const itemId of itemsOf(record).keys()) keys.push(itemKey(record.owner, itemId));
+      await run(PUT_SCRIPT, PUT_SHA, keys, [JSON.stringify(record), ttl, record.id]);
+    },
+
+    get,
+
+    async getItem(owner, itemId) {
+      const holders = await run(HOLDERS_SCRIPT, HOLDERS_SHA, [itemKey(owner, itemId)], []);
+      if (!Array.isArray(holders)) return undefined;
+      for (const id of holders) {
+        if (typeof id !== 'string') continue;
+        const record = await get(owner, id);
+        // Gone (deleted) or replaced by a version without the item: the next holder may have it.
+        const item = record && itemsOf(record).get(itemId);
+        if (item) return item;
+      }
+      return undefined;
+    },
+
+    async delete(owner, id) {
+      return (await run(DELETE_SCRIPT, DELETE_SHA, [recordKey(owner, id)], [])) === 1;
+    },
+  };
+}

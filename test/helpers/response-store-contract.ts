@@ -1,0 +1,158 @@
+/**
+ * What every ResponseStore does (src/responses/response-store.ts), run on
+ * the in-memory store (test/unit/responses/memory-response-store.test.ts)
+ * and on a real Redis through both supported clients
+ * (test/integration/response-store.redis.test.ts). `make` returns a fresh,
+ * empty store each call.
+ */
+import type { ResponseItem, ResponseStore, StoredResponse } from 'modelgate';
+import { describe, expect, it } from 'vitest';
+
+export function message(id: string, text: string, role: 'user' | 'assistant' = 'user'): ResponseItem {
+  const content = role === 'user' ? [{ type: 'input_text', text }] : [{ type: 'output_text', text, annotations: [] }];
+  return { id, type: 'message', role, status: 'completed', content };
+}
+
+/** A stored response: `input` items in, `output` items out, as the handler would store it. */
+export function storedResponse(options: { id: string; owner: string; input: ResponseItem[]; output: ResponseItem[]; createdAt?: number }): StoredResponse {
+  const createdAt = options.createdAt ?? 1_764_000_000;
+  return {
+    id: options.id,
+    owner: options.owner,
+    createdAt,
+    input: options.input,
+    response: { id: options.id, object: 'response', created_at: createdAt, status: 'completed', model: 'gpt-4o', output: options.output },
+  };
+}
+
+export function describeResponseStoreContract(name: string, make: () => ResponseStore): void {
+  describe(`${name} response store`, () => {
+    it('reads back what was put; an unknown id misses', async () => {
+      const store = make();
+      const record = storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_out', 'Hello', 'assistant')] });
+      const expected = structuredClone(record);
+      await store.put(record);
+      expect(await store.get('alice', 'resp_1')).toEqual(expected);
+      expect(await store.get('alice', 'resp_2')).toBeUndefined();
+    });
+
+    it('finds input and output items by id, including reasoning and function-call items', async () => {
+      const store = make();
+      const reasoning = { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking' }], encrypted_content: 'mg1.abc' };
+      const call = { id: 'fc_1', type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{"q":1}', status: 'completed' };
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [reasoning, call] }));
+      expect(await store.getItem('alice', 'msg_in')).toEqual(message('msg_in', 'Hi'));
+      expect(await store.getItem('alice', 'rs_1')).toEqual(reasoning);
+      expect(await store.getItem('alice', 'fc_1')).toEqual(call);
+      expect(await store.getItem('alice', 'msg_other')).toBeUndefined();
+    });
+
+    it("scopes every read to the owner: another owner's ids read as missing and cannot be deleted", async () => {
+      const store = make();
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_out', 'Yo', 'assistant')] }));
+      expect(await store.get('bob', 'resp_1')).toBeUndefined();
+      expect(await store.getItem('bob', 'msg_in')).toBeUndefined();
+      expect(await store.getItem('bob', 'msg_out')).toBeUndefined();
+      expect(await store.delete('bob', 'resp_1')).toBe(false);
+      expect(await store.get('alice', 'resp_1')).toBeDefined();
+      expect(await store.getItem('alice', 'msg_out')).toBeDefined();
+    });
+
+    it('keeps owners apart when their ids are alike, whatever characters the owner holds', async () => {
+      const store = make();
+      // Pairs that would share a key if owner and id were joined naively (with ':' or a hash tag).
+      await store.put(storedResponse({ id: 'resp_x', owner: 'a}:x', input: [message('y', 'first owner')], output: [] }));
+      await store.put(storedResponse({ id: 'x}:resp_x', owner: 'a', input: [message('x}:y', 'second owner')], output: [] }));
+      await store.put(storedResponse({ id: 'resp_same', owner: 'a:b', input: [message('msg_same', 'third owner')], output: [] }));
+      await store.put(storedResponse({ id: 'resp_same', owner: 'a', input: [message('msg_same', 'second owner again')], output: [] }));
+      expect((await store.get('a}:x', 'resp_x'))?.owner).toBe('a}:x');
+      expect((await store.get('a', 'x}:resp_x'))?.owner).toBe('a');
+      expect(await store.getItem('a}:x', 'y')).toEqual(message('y', 'first owner'));
+      expect(await store.getItem('a', 'x}:y')).toEqual(message('x}:y', 'second owner'));
+      expect(await store.getItem('a', 'y')).toBeUndefined();
+      expect(await store.getItem('a:b', 'msg_same')).toEqual(message('msg_same', 'third owner'));
+      expect(await store.getItem('a', 'msg_same')).toEqual(message('msg_same', 'second owner again'));
+      expect((await store.get('a:b', 'resp_same'))?.owner).toBe('a:b');
+    });
+
+    it('delete removes the response and its items; a second delete finds nothing', async () => {
+      const store = make();
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_out', 'Yo', 'assistant')] }));
+      await store.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [message('msg_in2', 'Other')], output: [] }));
+      expect(await store.delete('alice', 'resp_1')).toBe(true);
+      expect(await store.get('alice', 'resp_1')).toBeUndefined();
+      expect(await store.getItem('alice', 'msg_in')).toBeUndefined();
+      expect(await store.getItem('alice', 'msg_out')).toBeUndefined();
+      expect(await store.delete('alice', 'resp_1')).toBe(false);
+      // The other response is untouched.
+      expect(await store.getItem('alice', 'msg_in2')).toEqual(message('msg_in2', 'Other'));
+    });
+
+    it('an item repeated along a chain resolves while any response holding it remains', async () => {
+      const store = make();
+      const first = message('msg_1', 'What is 2+2?');
+      const answer = message('msg_a1', '4', 'assistant');
+      const second = message('msg_2', 'And 3+3?');
+      // Turn 2 repeats turn 1's input and output in its own input (a previous_response_id chain).
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [first], output: [answer] }));
+      await store.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [first, answer, second], output: [message('msg_a2', '6', 'assistant')] }));
+      await store.put(storedResponse({ id: 'resp_3', owner: 'alice', input: [first, answer, second], output: [message('msg_a3', 'Six', 'assistant')] }));
+
+      expect(await store.delete('alice', 'resp_3')).toBe(true);
+      expect(await store.getItem('alice', 'msg_1')).toEqual(first);
+      expect(await store.getItem('alice', 'msg_2')).toEqual(second);
+      expect(await store.getItem('alice', 'msg_a3')).toBeUndefined();
+
+      expect(await store.delete('alice', 'resp_1')).toBe(true);
+      // Still in resp_2.
+      expect(await store.getItem('alice', 'msg_1')).toEqual(first);
+      expect(await store.getItem('alice', 'msg_a1')).toEqual(answer);
+
+      expect(await store.delete('alice', 'resp_2')).toBe(true);
+      expect(await store.getItem('alice', 'msg_1')).toBeUndefined();
+      expect(await store.getItem('alice', 'msg_a1')).toBeUndefined();
+      expect(await store.getItem('alice', 'msg_2')).toBeUndefined();
+    });
+
+    it('a put of the same id replaces the response; items only the old version had are gone', async () => {
+      const store = make();
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_old', 'Draft', 'assistant')] }));
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_new', 'Final', 'assistant')] }));
+      expect((await store.get('alice', 'resp_1'))?.response.output).toEqual([message('msg_new', 'Final', 'assistant')]);
+      expect(await store.getItem('alice', 'msg_new')).toEqual(message('msg_new', 'Final', 'assistant'));
+      expect(await store.getItem('alice', 'msg_old')).toBeUndefined();
+      expect(await store.getItem('alice', 'msg_in')).toEqual(message('msg_in', 'Hi'));
+    });
+
+    it('keeps its own copy: changing the object put, or one read back, changes nothing stored', async () => {
+      const store = make();
+      const record = storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_out', 'Yo', 'assistant')] });
+      const expected = structuredClone(record);
+      await store.put(record);
+      record.input[0]!.content = 'changed';
+      (record.response.output as ResponseItem[]).push(message('msg_extra', 'extra'));
+      record.response.status = 'failed';
+
+      const read = (await store.get('alice', 'resp_1'))!;
+      expect(read).toEqual(expected);
+      read.input.length = 0;
+      read.response.status = 'failed';
+      const item = (await store.getItem('alice', 'msg_out'))!;
+      item.content = 'changed';
+
+      expect(await store.get('alice', 'resp_1')).toEqual(expected);
+      expect(await store.getItem('alice', 'msg_out')).toEqual(message('msg_out', 'Yo', 'assistant'));
+      expect(await store.getItem('alice', 'msg_extra')).toBeUndefined();
+    });
+
+    it('stores plain JSON: what JSON cannot hold is not kept', async () => {
+      const store = make();
+      const record = storedResponse({ id: 'resp_1', owner: 'alice', input: [{ ...message('msg_in', 'Hi'), note: undefined }], output: [] });
+      record.response.metadata = { dropped: undefined, kept: 1 };
+      await store.put(record);
+      const read = (await store.get('alice', 'resp_1'))!;
+      expect(read.response.metadata).toStrictEqual({ kept: 1 });
+      expect(Object.keys(read.input[0]!)).not.toContain('note');
+    });
+  });
+}

@@ -1,0 +1,110 @@
+/**
+ * The Redis response store on a real Redis: the shared contract through
+ * both supported clients (ioredis, node-redis), then what only a shared
+ * store does: instances see each other's writes as soon as `put` resolves,
+ * keys expire in Redis, and the keys and values are what the docs say.
+ */
+import { redisResponseStore } from 'modelgate';
+import { describe, expect, it } from 'vitest';
+import { useRedisClients } from '../helpers/redis-clients.js';
+import { describeResponseStoreContract, message, storedResponse } from '../helpers/response-store-contract.js';
+
+const redis = useRedisClients();
+let run = 0;
+
+describeResponseStoreContract('redis via ioredis', () => redisResponseStore({ client: redis.io, prefix: `contract${++run}:` }));
+describeResponseStoreContract('redis via node-redis', () => redisResponseStore({ client: redis.node, prefix: `contract${++run}:` }));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('redis response store shared by instances', () => {
+  it('two instances on one Redis (one client of each kind) see each other’s writes and deletes', async () => {
+    const one = redisResponseStore({ client: redis.io, prefix: 'shared:' });
+    const two = redisResponseStore({ client: redis.node, prefix: 'shared:' });
+    const record = storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_out', 'Yo', 'assistant')] });
+    await one.put(record);
+    expect(await two.get('alice', 'resp_1')).toEqual(record);
+    expect(await two.getItem('alice', 'msg_out')).toEqual(message('msg_out', 'Yo', 'assistant'));
+    expect(await two.get('bob', 'resp_1')).toBeUndefined();
+
+    await two.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [message('msg_in', 'Hi'), message('msg_out', 'Yo', 'assistant')], output: [] }));
+    expect(await two.delete('alice', 'resp_1')).toBe(true);
+    expect(await one.get('alice', 'resp_1')).toBeUndefined();
+    // Still held by resp_2, written by the other instance.
+    expect(await one.getItem('alice', 'msg_out')).toEqual(message('msg_out', 'Yo', 'assistant'));
+    expect(await one.delete('alice', 'resp_1')).toBe(false);
+  });
+
+  it('a put resolves only once a get on another connection sees it', async () => {
+    const writer = redisResponseStore({ client: redis.node, prefix: 'visible:' });
+    const reader = redisResponseStore({ client: redis.io, prefix: 'visible:' });
+    const ids = Array.from({ length: 100 }, (_, index) => `resp_${index}`);
+    const seen = await Promise.all(
+      ids.map(async (id) => {
+        await writer.put(storedResponse({ id, owner: 'alice', input: [message(`msg_${id}`, id)], output: [] }));
+        const [record, item] = await Promise.all([reader.get('alice', id), reader.getItem('alice', `msg_${id}`)]);
+        return record?.id === id && item?.id === `msg_${id}`;
+      }),
+    );
+    expect(seen.filter((ok) => !ok)).toEqual([]);
+  });
+
+  it('keys expire after ttlMs: the record and its items miss, and nothing is left behind', async () => {
+    const store = redisResponseStore({ client: redis.io, prefix: 'ttl:', ttlMs: 1000 });
+    await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_out', 'Yo', 'assistant')] }));
+    for (const key of ['ttl:resp:{alice}:resp_1', 'ttl:item:{alice}:msg_in', 'ttl:item:{alice}:msg_out']) {
+      const pttl = await redis.io.pttl(key);
+      expect(pttl).toBeGreaterThan(0);
+      expect(pttl).toBeLessThanOrEqual(1000);
+    }
+    expect(await store.get('alice', 'resp_1')).toBeDefined();
+    await sleep(1100);
+    expect(await store.get('alice', 'resp_1')).toBeUndefined();
+    expect(await store.getItem('alice', 'msg_in')).toBeUndefined();
+    expect(await store.getItem('alice', 'msg_out')).toBeUndefined();
+    expect(await redis.io.keys('ttl:*')).toEqual([]);
+  });
+
+  it('an item lives as long as the longest-lived response holding it', async () => {
+    const short = redisResponseStore({ client: redis.io, prefix: 'mixed:', ttlMs: 300 });
+    const long = redisResponseStore({ client: redis.io, prefix: 'mixed:', ttlMs: 60_000 });
+    await long.put(storedResponse({ id: 'resp_long', owner: 'alice', input: [message('msg_1', 'Hi')], output: [] }));
+    await short.put(storedResponse({ id: 'resp_short', owner: 'alice', input: [message('msg_1', 'Hi')], output: [message('msg_2', 'Yo', 'assistant')] }));
+    expect(await redis.io.pttl('mixed:item:{alice}:msg_1')).toBeGreaterThan(50_000);
+    await sleep(400);
+    expect(await short.get('alice', 'resp_short')).toBeUndefined();
+    expect(await short.getItem('alice', 'msg_1')).toEqual(message('msg_1', 'Hi'));
+    expect(await short.getItem('alice', 'msg_2')).toBeUndefined();
+    // A later write drops the expired response from the item's index.
+    await long.put(storedResponse({ id: 'resp_next', owner: 'alice', input: [message('msg_1', 'Hi')], output: [] }));
+    expect((await redis.io.zrange('mixed:item:{alice}:msg_1', '0', '-1')).sort()).toEqual(['resp_long', 'resp_next']);
+  });
+
+  it('defaults to a 24-hour TTL and the prefix modelgate:responses:', async () => {
+    const store = redisResponseStore({ client: redis.node });
+    await store.put(storedResponse({ id: 'resp_default', owner: 'alice', input: [message('msg_default', 'Hi')], output: [] }));
+    for (const key of ['modelgate:responses:resp:{alice}:resp_default', 'modelgate:responses:item:{alice}:msg_default']) {
+      const pttl = await redis.io.pttl(key);
+      expect(pttl).toBeGreaterThan(24 * 3_600_000 - 60_000);
+      expect(pttl).toBeLessThanOrEqual(24 * 3_600_000);
+    }
+  });
+
+  it('stores plain JSON under keys whose hash tag is the escaped owner', async () => {
+    const store = redisResponseStore({ client: redis.io, prefix: 'layout:' });
+    const record = storedResponse({ id: 'resp_1', owner: 'team:a{1}%', input: [message('msg_in', 'Hi')], output: [message('rs_1', 'thought')] });
+    await store.put(record);
+    const tag = '{team%3Aa%7B1%7D%25}';
+    expect(JSON.parse((await redis.io.get(`layout:resp:${tag}:resp_1`))!)).toEqual(record);
+    expect(await redis.io.zrange(`layout:item:${tag}:msg_in`, '0', '-1')).toEqual(['resp_1']);
+    expect(await redis.io.zrange(`layout:item:${tag}:rs_1`, '0', '-1')).toEqual(['resp_1']);
+    expect((await redis.io.keys('layout:*')).sort()).toEqual([`layout:item:${tag}:msg_in`, `layout:item:${tag}:rs_1`, `layout:resp:${tag}:resp_1`]);
+  });
+
+  it('a record whose stored owner differs from its key reads as missing', async () => {
+    const store = redisResponseStore({ client: redis.io, prefix: 'forged:' });
+    const forged = storedResponse({ id: 'resp_1', owner: 'mallory', input: [message('msg_in', 'Hi')], output: [] });
+    await redis.io.set('forged:resp:{alice}:resp_1', JSON.stringify(forged));
+    expect(await store.get('alice', 'resp_1')).toBeUndefined();
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * `redisResponseStore` refuses options it cannot work with at construction,
+ * before any command reaches Redis.
+ */
+import { isGatewayConfigError, redisResponseStore } from 'modelgate';
+import { describe, expect, it } from 'vitest';
+
+const client = { evalsha: async () => null, eval: async () => null };
+
+function thrownBy(make: () => unknown): Error {
+  try {
+    make();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('did not throw');
+}
+
+describe('redisResponseStore options', () => {
+  it.each([
+    [{}, 'client'],
+    [{ client: undefined }, 'client'],
+    [{ client: { get: () => null } }, 'client'],
+    [{ client, ttlMs: 0 }, 'ttlMs'],
+    [{ client, ttlMs: 1.5 }, 'ttlMs'],
+    [{ client, prefix: '{mg}:' }, 'prefix'],
+    [{ client, prefx: 'mg:' }, 'prefix'],
+  ])('refuses %j naming %s', (options, name) => {
+    const error = thrownBy(() => redisResponseStore(options as never));
+    expect(isGatewayConfigError(error)).toBe(true);
+    expect(error.message).toContain('redisResponseStore');
+    expect(error.message).toContain(name);
+  });
+
+  it('takes an ioredis-shaped or a node-redis-shaped client', () => {
+    expect(() => redisResponseStore({ client })).not.toThrow();
+    expect(() => redisResponseStore({ client: { evalSha: async () => null, eval: async () => null } })).not.toThrow();
+  });
+});
