@@ -20,6 +20,7 @@
  * @see ../../shared/research/responses-api.md §4 (event grammar)
  */
 import { GatewayError } from '../errors.js';
+import type { Redactor } from '../redact/redactor.js';
 import { toChatErrorBody } from '../render-error.js';
 import { newCallId, newCustomToolCallItemId, newFunctionCallItemId, newMessageItemId, newReasoningItemId } from '../responses/response-ids.js';
 import {
@@ -40,6 +41,11 @@ import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEvent
 
 /** A chat → Responses stream translator. */
 export interface ResponsesStreamTransform extends TextStreamTransform {
+  /** Each call returns the encoded events it produced (an array, computed eagerly). */
+  push(event: SseEvent): string[];
+  end(): string[];
+  error(error: GatewayError): string[];
+  useRedactor(redactor: Redactor): void;
   /**
    * The stored view of the Response (reasoning items keep
    * `encrypted_content`), set when the call that produced the terminal
