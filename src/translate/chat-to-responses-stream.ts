@@ -17,7 +17,7 @@
  * are a complete JSON object (chat streams may interleave calls by index).
  * A failure ends the stream with `error` and `response.failed`.
  *
- * @see ../../shared/research/responses-api.md §4 (event grammar)
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import { GatewayError } from '../errors.js';
 import type { Redactor } from '../redact/redactor.js';
