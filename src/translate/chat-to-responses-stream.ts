@@ -17,7 +17,7 @@
  * are a complete JSON object (chat streams may interleave calls by index).
  * A failure ends the stream with `error` and `response.failed`.
  *
- * @see ../../shared/research/responses-api.md §4 (event grammar)
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
  */
 import { GatewayError } from '../errors.js';
 import type { Redactor } from '../redact/redactor.js';
@@ -56,6 +56,8 @@ export interface ResponsesStreamTransform extends TextStreamTransform {
 }
 
 type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const FINISH_REASONS: ReadonlySet<string> = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
@@ -98,10 +100,10 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
       return;
     }
     if (typeof data.usage === 'object' && data.usage !== null) this.usage = data.usage as ChatUsage;
-    const choices = Array.isArray(data.choices) ? (data.choices as Json[]) : [];
+    const choices = Array.isArray(data.choices) ? (data.choices as unknown[]).filter(isObject) : [];
     const choice = choices.find((entry) => entry.index === 0 || entry.index === undefined) ?? choices[0];
     if (!choice) return;
-    const delta = (typeof choice.delta === 'object' && choice.delta !== null ? choice.delta : {}) as Json;
+    const delta = isObject(choice.delta) ? choice.delta : {};
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') yield* this.addReasoning(delta.reasoning_content);
     if (Array.isArray(delta.thinking_blocks)) {
       for (const entry of delta.thinking_blocks) {
@@ -112,7 +114,7 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
     if (typeof delta.content === 'string' && delta.content !== '') yield* this.addText('output_text', delta.content);
     if (typeof delta.refusal === 'string' && delta.refusal !== '') yield* this.addText('refusal', delta.refusal);
     if (Array.isArray(delta.tool_calls)) {
-      for (const call of delta.tool_calls as Json[]) yield* this.addCallFragment(call);
+      for (const call of delta.tool_calls as unknown[]) if (isObject(call)) yield* this.addCallFragment(call);
     }
     yield* this.advance();
     if (typeof choice.finish_reason === 'string' && FINISH_REASONS.has(choice.finish_reason)) {
@@ -207,7 +209,7 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
 
   private *addCallFragment(call: Json): Iterable<string> {
     const index = typeof call.index === 'number' ? call.index : 0;
-    const fn = (typeof call.function === 'object' && call.function !== null ? call.function : {}) as Json;
+    const fn = isObject(call.function) ? call.function : {};
     const name = typeof fn.name === 'string' ? fn.name : '';
     let state = this.calls.get(index);
     if (!state) {
@@ -236,6 +238,8 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
   private *advance(): Iterable<string> {
     for (let head = this.queue[0]; head; head = this.queue[0]) {
       if (!head.opened) {
+        // A call is added once its name is known (chat sends it with the first fragment).
+        if (head.kind === 'call' && head.name === '') return;
         this.prepare(head);
         yield* this.writer.open(head);
         continue;
@@ -266,6 +270,11 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
     }
     while (this.queue.length > 0) {
       const head = this.queue[0] as ItemState;
+      if (!head.opened && head.kind === 'call' && head.name === '') {
+        // A call that never got a name cannot be run: it is left out.
+        this.queue.shift();
+        continue;
+      }
       if (!head.opened) {
         this.prepare(head);
         yield* this.writer.open(head);

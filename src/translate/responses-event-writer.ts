@@ -2,7 +2,8 @@
  * The events of one Responses output item, from `output_item.added` to
  * `output_item.done`, and the sequence numbers of the whole stream. The
  * stream translator decides which item is open; this module writes what
- * opening, extending and closing an item sends (research notes §4).
+ * opening, extending and closing an item sends, in the order the
+ * official clients' stream accumulators expect.
  * @internal
  */
 import type { ResponseOutputItem } from '../responses/response-object.js';

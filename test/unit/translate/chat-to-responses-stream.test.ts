@@ -279,3 +279,31 @@ describe('createChatToResponsesStream', () => {
     expect(summary.terminal.response.error.message).toContain('[redacted]');
   });
 });
+
+describe('createChatToResponsesStream on malformed upstream chunks', () => {
+  it('skips entries that are not objects and fails on data that is not JSON, without throwing', () => {
+    const transform = createChatToResponsesStream(answerOptions());
+    const out = [
+      ...transform.push({ data: JSON.stringify({ choices: [null, 3] }) }),
+      ...transform.push({ data: JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [null, { index: 0, id: 'c', function: null }] }, finish_reason: null }] }) }),
+      ...transform.push({ data: 'not json' }),
+    ];
+    const summary = checkResponsesStream(out, ID);
+    expect(summary.terminal.type).toBe('response.failed');
+  });
+
+  it('adds a call once its name arrives; a call that never gets one is left out', () => {
+    const named = run([
+      chunk({ tool_calls: [{ index: 0, id: 'call_a', function: { arguments: '{"a":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { name: 'late_name', arguments: '1}' } }] }),
+      chunk({ tool_calls: [{ index: 1, id: 'call_b', function: { arguments: '{}' } }] }),
+      chunk({ content: 'after' }),
+      chunk({}, 'tool_calls'),
+      DONE,
+    ]);
+    expect(named.summary.items.map((item) => [item.type, item.name, item.arguments])).toEqual([
+      ['function_call', 'late_name', '{"a":1}'],
+      ['message', undefined, undefined],
+    ]);
+  });
+});

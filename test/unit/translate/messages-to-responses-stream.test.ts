@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createReasoningSeal } from '../../../src/responses/reasoning-envelope.js';
+import { messagesToResponsesResponse } from '../../../src/translate/messages-to-responses-response.js';
 import { createMessagesToResponsesStream } from '../../../src/translate/messages-to-responses-stream.js';
 import type { ResponseAnswerOptions } from '../../../src/translate/responses-output.js';
 import type { SseEvent } from '../../../src/translate/stream-transform.js';
@@ -84,4 +85,30 @@ describe('createMessagesToResponsesStream on recorded messages streams', () => {
     expect(summary.terminal.type).toBe('response.failed');
     expect(transform.final).toBeUndefined();
   });
+});
+
+describe('streamed and non-streamed answers agree', () => {
+  /** An item without its random id, with its envelope opened. */
+  const comparable = (item: Record<string, unknown>) => {
+    const { id: _id, encrypted_content: sealed, ...rest } = item;
+    return typeof sealed === 'string' ? { ...rest, opened: seal.open(sealed) } : rest;
+  };
+  const fixtures: [string, () => Promise<SseEvent[]> | SseEvent[]][] = [
+    ['anthropic-text', () => readSseFixture('recorded/anthropic-text.sse')],
+    ['anthropic-tool-use', () => readSseFixture('recorded/anthropic-tool-use.sse')],
+    ['anthropic-thinking', () => readJsonLinesFixture('recorded/anthropic-thinking.data.jsonl')],
+  ];
+  for (const [name, read] of fixtures) {
+    it(`${name}: the stream's final Response equals the JSON translation of the same message`, async () => {
+      const events = await read();
+      const streamed = run(events).transform.final!;
+      const json = messagesToResponsesResponse(accumulateMessagesEvents(payloads(events)), { ...options(), now: () => streamed.completed_at ?? 0 });
+      const normalise = (response: typeof streamed) => ({ ...response, output: response.output.map((item) => comparable(item)) });
+      const withParsedArguments = (response: ReturnType<typeof normalise>) => ({
+        ...response,
+        output: response.output.map((item) => ('arguments' in item ? { ...item, arguments: JSON.parse(String(item.arguments)) } : item)),
+      });
+      expect(withParsedArguments(normalise(streamed))).toEqual(withParsedArguments(normalise(json)));
+    });
+  }
 });

@@ -1,4 +1,4 @@
-/** The grammar checker itself: it accepts a stream written by hand from the research notes and refuses each broken variant. */
+/** The grammar checker itself: it accepts a stream written by hand in the shape of recorded vendor streams and refuses each broken variant. */
 import { describe, expect, it } from 'vitest';
 import { checkResponsesStream } from '../../helpers/responses-grammar.js';
 
