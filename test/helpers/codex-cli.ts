@@ -30,6 +30,13 @@ export interface RunCodexOptions {
   prompt: string;
   /** The working directory of the agent (its workspace root). */
   cwd: string;
+  /**
+   * Registers `model` in a model catalog (`model_catalog_json`) so that Codex
+   * offers `apply_patch` as a `custom` (freeform) tool, as it does for its own
+   * models; without it Codex uses fallback metadata for an id it does not
+   * know and offers no `apply_patch` at all. Default true.
+   */
+  modelCatalog?: boolean;
   /** More config.toml text, placed after the generated top-level keys and before the generated tables (top-level keys and whole tables both work). */
   extraConfig?: string;
   /** More `codex exec` arguments, before the prompt. */
@@ -46,6 +53,8 @@ export interface CodexRun {
   /** The final agent message (`--output-last-message`), when codex wrote one. */
   lastMessage?: string;
   timedOut: boolean;
+  /** The temporary CODEX_HOME (and HOME) of the run, already deleted: for scrubbing its path from recordings. */
+  codexHome: string;
 }
 
 /** The env var the generated provider reads its key from. */
@@ -53,11 +62,41 @@ export const CODEX_KEY_ENV = 'MODELGATE_API_KEY';
 
 const tomlString = (value: string): string => JSON.stringify(value);
 
+/** The base instructions the catalog entry gives the model (Codex sends them as the first developer message). */
+export const CATALOG_INSTRUCTIONS = 'You are Codex, a coding agent. Edit files with the apply_patch tool.';
+
+/**
+ * A Codex model catalog (the `model_catalog_json` file) with one entry for
+ * `model`: the fields Codex 0.171 requires, and `apply_patch_tool_type:
+ * "freeform"`.
+ */
+export function codexModelCatalog(model: string): { models: Record<string, unknown>[] } {
+  return {
+    models: [
+      {
+        slug: model,
+        display_name: model,
+        base_instructions: CATALOG_INSTRUCTIONS,
+        apply_patch_tool_type: 'freeform',
+        supported_reasoning_levels: [],
+        shell_type: 'shell_command',
+        visibility: 'list',
+        supported_in_api: true,
+        priority: 1,
+        support_verbosity: false,
+        truncation_policy: { mode: 'bytes', limit: 10_000 },
+        experimental_supported_tools: [],
+      },
+    ],
+  };
+}
+
 /** The config.toml for one run: the modelgate provider and no other network use. */
-export function codexConfig(options: Pick<RunCodexOptions, 'baseURL' | 'model' | 'extraConfig'>): string {
+export function codexConfig(options: Pick<RunCodexOptions, 'baseURL' | 'model' | 'extraConfig'> & { catalogPath?: string }): string {
   return [
     `model = ${tomlString(options.model)}`,
     'model_provider = "modelgate"',
+    ...(options.catalogPath === undefined ? [] : [`model_catalog_json = ${tomlString(options.catalogPath)}`]),
     'approval_policy = "never"',
     'sandbox_mode = "danger-full-access"',
     'check_for_update_on_startup = false',
@@ -105,7 +144,9 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
   const home = await mkdtemp(join(tmpdir(), 'codex-home-'));
   const lastMessageFile = join(home, 'last-message.txt');
   try {
-    await writeFile(join(home, 'config.toml'), codexConfig(options));
+    const catalogPath = options.modelCatalog === false ? undefined : join(home, 'models.json');
+    if (catalogPath !== undefined) await writeFile(catalogPath, JSON.stringify(codexModelCatalog(options.model)));
+    await writeFile(join(home, 'config.toml'), codexConfig({ ...options, ...(catalogPath === undefined ? {} : { catalogPath }) }));
     const args = [
       codexLauncher(),
       'exec',
@@ -113,6 +154,9 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
       '--skip-git-repo-check',
       '--ephemeral',
       '--dangerously-bypass-approvals-and-sandbox',
+      // The plugin marketplace sync is the last thing that looks up other hosts (github.com, chatgpt.com).
+      '--disable',
+      'plugins',
       '--color',
       'never',
       '--cd',
@@ -138,7 +182,7 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
       child.on('close', (exitCode) => resolve(exitCode));
     }).finally(() => clearTimeout(timer));
     const lastMessage = await readFile(lastMessageFile, 'utf8').catch(() => undefined);
-    return { code, stdout, stderr, timedOut, ...(lastMessage === undefined ? {} : { lastMessage }) };
+    return { code, stdout, stderr, timedOut, codexHome: home, ...(lastMessage === undefined ? {} : { lastMessage }) };
   } finally {
     await rm(home, { recursive: true, force: true });
   }
