@@ -51,6 +51,8 @@ export interface ScriptedResponsesServer {
 export interface ScriptOptions {
   /** One turn per `POST /responses`, in order; past the end, the last turn repeats. */
   turns: Turn[];
+  /** Frame events as `data:` lines only, without `event:` lines. Default false. */
+  dataOnly?: boolean;
   /** The status an HTTP upgrade (WebSocket handshake) is refused with. Default 426. */
   upgradeStatus?: number;
   model?: string;
@@ -177,7 +179,8 @@ export function turnEvents(items: OutputItem[], model: string, fail?: { code: st
   return events.map((event, index) => ({ ...event, sequence_number: index }));
 }
 
-const frame = (event: Record<string, unknown>): string => `event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`;
+const frame = (event: Record<string, unknown>, dataOnly: boolean): string =>
+  `${dataOnly ? '' : `event: ${String(event.type)}\n`}data: ${JSON.stringify(event)}\n\n`;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -202,7 +205,7 @@ function sendError(res: ServerResponse, status: number, code: string | null, mes
   res.end(JSON.stringify({ error: { message, type, param: null, code } }));
 }
 
-function answerTurn(res: ServerResponse, turn: Turn, model: string): void {
+function answerTurn(res: ServerResponse, turn: Turn, model: string, dataOnly: boolean): void {
   if (turn.kind === 'error') {
     sendError(res, turn.status, turn.code, turn.message, turn.status >= 500 ? 'server_error' : 'invalid_request_error');
     return;
@@ -210,7 +213,7 @@ function answerTurn(res: ServerResponse, turn: Turn, model: string): void {
   const events = turn.kind === 'events' ? turn.events : turnEvents(turn.items, model, turn.kind === 'stream' ? turn.fail : undefined);
   const sent = turn.kind === 'cut' ? events.slice(0, turn.cutAfter) : events;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': newId('req') });
-  res.end(sent.map(frame).join(''));
+  res.end(sent.map((event) => frame(event, dataOnly)).join(''));
 }
 
 /** Starts the server on an ephemeral loopback port. */
@@ -228,7 +231,7 @@ export async function startScriptedResponsesServer(options: ScriptOptions): Prom
       if (req.method === 'POST' && path.endsWith('/responses')) {
         const turn = options.turns[Math.min(turnIndex, options.turns.length - 1)];
         turnIndex++;
-        if (turn) answerTurn(res, turn, model);
+        if (turn) answerTurn(res, turn, model, options.dataOnly ?? false);
         else sendError(res, 500, null, 'the script has no turns', 'server_error');
         return;
       }
