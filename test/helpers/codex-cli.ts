@@ -167,7 +167,8 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
       '--',
       options.prompt,
     ];
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: codexEnv(home, options.apiKey), stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group: on Node < 22.15 the launcher spawns the native binary as a child, so a timeout kills the group.
+    const child = spawn(process.execPath, args, { cwd: options.cwd, env: codexEnv(home, options.apiKey), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -175,7 +176,7 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
     }, options.timeoutMs ?? 30_000);
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on('error', reject);
