@@ -167,7 +167,7 @@ export async function runCodex(options: RunCodexOptions): Promise<CodexRun> {
       '--',
       options.prompt,
     ];
-    // Its own process group: on Node < 22.15 the launcher spawns the native binary as a child, so a timeout kills the group.
+    // Its own process group: where Node has no process.execve (Node 20) the launcher spawns the native binary as a child, so a timeout kills the whole group.
     const child = spawn(process.execPath, args, { cwd: options.cwd, env: codexEnv(home, options.apiKey), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
