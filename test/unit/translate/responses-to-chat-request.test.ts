@@ -249,6 +249,10 @@ describe('responsesToChatRequest: tools and tool_choice', () => {
     }).request;
     expect(allowed.tool_choice).toBe('required');
     expect(allowed.tools?.map((tool) => (tool.type === 'function' ? tool.function.name : ''))).toEqual(['b', 'run_sql']);
+    // Neither field is invented when the caller did not set it.
+    const plain = translate({ input: 'x', tools }).request;
+    expect(plain).not.toHaveProperty('tool_choice');
+    expect(plain).not.toHaveProperty('parallel_tool_calls');
   });
 
   it('a custom tool without a grammar still says how to pass its input', () => {
