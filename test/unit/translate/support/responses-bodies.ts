@@ -3,8 +3,8 @@
  * Responses research notes: Codex replays items without ids, reasoning with
  * `summary` and `encrypted_content`, custom `apply_patch` calls and
  * built-in tools; the Agents SDK replays items with their `msg_`/`rs_`/`fc_`
- * ids). Typed against the official `openai` package's request type, so a
- * body that drifts from the vendor's spec fails to compile.
+ * ids). The Agents SDK body is typed against the official `openai`
+ * package's request type, so it cannot drift from the vendor's spec.
  */
 import type OpenAI from 'openai';
 import type { ChatThinkingBlock } from '../../../../src/translate/messages-to-chat-response.js';
@@ -57,7 +57,11 @@ export const THINKING: Record<string, ChatThinkingBlock[]> = {
   rs_68a1: [{ type: 'thinking', thinking: 'Look up hotels first.', signature: 'sig-rs' }],
 };
 
-/** A Codex turn: full history every time, no item ids, `store: false`. */
+/**
+ * A Codex turn: full history every time, no item ids, `store: false`. Not
+ * typed as `Body`: the `openai` types want ids on replayed reasoning and
+ * assistant messages, which Codex leaves out.
+ */
 export const CODEX_BODY = {
   model: 'vendora-sonnet-4-6',
   instructions: 'You are Codex, a coding agent running in the Codex CLI.',
@@ -106,7 +110,7 @@ export const CODEX_BODY = {
   stream: true,
   include: ['reasoning.encrypted_content'],
   prompt_cache_key: '0199a213-81c0-7800-8aa1-bbab2a035a53',
-} satisfies Body;
+};
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==';
 export const PNG_DATA_URL = `data:image/png;base64,${PNG}`;
