@@ -62,7 +62,8 @@ export const responseAssistantPartSchema = z.discriminatedUnion('type', [
 ]);
 export type ResponseAssistantPart = z.infer<typeof responseAssistantPartSchema>;
 
-const itemStatusSchema = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
+/** `in_progress`, `completed` or `incomplete` as OpenAI sends it; not read, so any string passes. */
+const itemStatusSchema = z.string().nullish();
 
 const inputMessageSchema = z.looseObject({
   type: z.literal('message').optional(),
