@@ -119,6 +119,17 @@ export function describeResponseStoreContract(name: string, make: () => Response
       expect(await store.getItem('alice', 'msg_2')).toBeUndefined();
     });
 
+    it('an item id held by several responses resolves to the copy stored last', async () => {
+      const store = make();
+      const version = (text: string) => message('msg_x', text);
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [version('one')], output: [] }));
+      await store.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [version('two')], output: [] }));
+      expect(await store.getItem('alice', 'msg_x')).toEqual(version('two'));
+      // Written again, resp_1 is now the one stored last.
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [version('three')], output: [] }));
+      expect(await store.getItem('alice', 'msg_x')).toEqual(version('three'));
+    });
+
     it('a put of the same id replaces the response; items only the old version had are gone', async () => {
       const store = make();
       await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_old', 'Draft', 'assistant')] }));
