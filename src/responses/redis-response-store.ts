@@ -37,9 +37,9 @@ function ownerTag(owner: string): string {
 
 function parseRecord(json: unknown, owner: string, id: string): StoredResponse | undefined {
   if (typeof json !== 'string') return undefined;
-  const record = JSON.parse(json) as StoredResponse;
+  const record = JSON.parse(json) as StoredResponse | null;
   // The key already names the owner; the record says so too, and a read believes both or nothing.
-  return record.owner === owner && record.id === id ? record : undefined;
+  return typeof record === 'object' && record !== null && record.owner === owner && record.id === id ? record : undefined;
 }
 
 /**
