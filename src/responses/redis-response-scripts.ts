@@ -18,16 +18,25 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
  * KEYS[1] the record, KEYS[2..] the index of each of its item ids (a sorted
  * set of response ids scored by their expiry); ARGV[1] the record's JSON,
  * ARGV[2] the TTL in ms, ARGV[3] the response id. Each index drops the
- * members that expired, and lives as long as its longest-lived member.
+ * members that expired, and lives as long as its longest-lived member. A
+ * member's score is its expiry, nudged a microsecond past the highest when
+ * writes share a millisecond: with one TTL (every instance configured
+ * alike), the order of the scores is the order of the writes, and readers
+ * take the last one first.
  */
 export const PUT_SCRIPT = `${CLOCK}
 local ttl = tonumber(ARGV[2])
-local expiry = string.format('%.0f', now + ttl)
 local expired = string.format('%.0f', now)
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 for i = 2, #KEYS do
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', expired)
-  redis.call('ZADD', KEYS[i], expiry, ARGV[3])
+  local score = now + ttl
+  local top = redis.call('ZREVRANGE', KEYS[i], 0, 0, 'WITHSCORES')
+  if top[2] then
+    local highest = tonumber(top[2])
+    if highest >= score and highest < score + 1 then score = highest + 0.001 end
+  end
+  redis.call('ZADD', KEYS[i], string.format('%.17g', score), ARGV[3])
   if redis.call('PTTL', KEYS[i]) < ttl then redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 end
 return 1

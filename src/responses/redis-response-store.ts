@@ -37,9 +37,9 @@ function ownerTag(owner: string): string {
 
 function parseRecord(json: unknown, owner: string, id: string): StoredResponse | undefined {
   if (typeof json !== 'string') return undefined;
-  const record = JSON.parse(json) as StoredResponse;
+  const record = JSON.parse(json) as StoredResponse | null;
   // The key already names the owner; the record says so too, and a read believes both or nothing.
-  return record.owner === owner && record.id === id ? record : undefined;
+  return typeof record === 'object' && record !== null && record.owner === owner && record.id === id ? record : undefined;
 }
 
 /**
@@ -56,7 +56,9 @@ function parseRecord(json: unknown, owner: string, id: string): StoredResponse |
  * from any instance then finds the record, and no reader finds an item's
  * entry before its record. `delete` removes the record; its items' entries
  * then point to nothing and lookups skip them (an item also held by another
- * response still resolves to that one). Every read checks the owner.
+ * response still resolves to that one). An item held by several responses
+ * resolves to the copy stored last (when every instance has the same
+ * `ttlMs`). Every read checks the owner.
  *
  * Redis Cluster: `<owner>` (escaped) is each key's hash tag, so all keys of
  * one owner sit in one hash slot, and every script call (which names all

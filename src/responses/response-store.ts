@@ -33,11 +33,19 @@ export interface StoredResponse {
 }
 
 export interface ResponseStore {
-  /** Stores (or replaces) a response; resolves once a `get` from any instance sees it. */
+  /**
+   * Stores (or replaces) a response; resolves once a `get` from any instance
+   * sees it. A store with a size bound may decline a record larger than it
+   * (`memoryResponseStore`'s `maxBytes`): `put` still resolves, `get` misses.
+   */
   put(record: StoredResponse): Promise<void>;
   /** The response, when it exists, has not expired and belongs to `owner`. */
   get(owner: string, id: string): Promise<StoredResponse | undefined>;
-  /** An input or output item of one of `owner`'s stored responses, by item id (`msg_…`, `fc_…`, `rs_…`, ...). */
+  /**
+   * An input or output item of one of `owner`'s stored responses, by item id
+   * (`msg_…`, `fc_…`, `rs_…`, ...). An id held by several responses (a chain
+   * repeats earlier turns' items) resolves while any of them remains.
+   */
   getItem(owner: string, itemId: string): Promise<ResponseItem | undefined>;
   /** Deletes `owner`'s response; false when there was none. Its items are no longer found either. */
   delete(owner: string, id: string): Promise<boolean>;

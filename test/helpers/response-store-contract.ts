@@ -60,19 +60,24 @@ export function describeResponseStoreContract(name: string, make: () => Response
 
     it('keeps owners apart when their ids are alike, whatever characters the owner holds', async () => {
       const store = make();
-      // Pairs that would share a key if owner and id were joined naively (with ':' or a hash tag).
-      await store.put(storedResponse({ id: 'resp_x', owner: 'a}:x', input: [message('y', 'first owner')], output: [] }));
-      await store.put(storedResponse({ id: 'x}:resp_x', owner: 'a', input: [message('x}:y', 'second owner')], output: [] }));
-      await store.put(storedResponse({ id: 'resp_same', owner: 'a:b', input: [message('msg_same', 'third owner')], output: [] }));
-      await store.put(storedResponse({ id: 'resp_same', owner: 'a', input: [message('msg_same', 'second owner again')], output: [] }));
-      expect((await store.get('a}:x', 'resp_x'))?.owner).toBe('a}:x');
-      expect((await store.get('a', 'x}:resp_x'))?.owner).toBe('a');
-      expect(await store.getItem('a}:x', 'y')).toEqual(message('y', 'first owner'));
-      expect(await store.getItem('a', 'x}:y')).toEqual(message('x}:y', 'second owner'));
-      expect(await store.getItem('a', 'y')).toBeUndefined();
-      expect(await store.getItem('a:b', 'msg_same')).toEqual(message('msg_same', 'third owner'));
-      expect(await store.getItem('a', 'msg_same')).toEqual(message('msg_same', 'second owner again'));
-      expect((await store.get('a:b', 'resp_same'))?.owner).toBe('a:b');
+      // Pairs that would share keys if owner and id were joined naively: in a hash tag `{owner}:id`, or with ':'.
+      const pairs = [
+        { first: { owner: 'a}:x', id: 'r', item: 'y' }, second: { owner: 'a', id: 'x}:r', item: 'x}:y' } },
+        { first: { owner: 'a:b', id: 'c', item: 'm' }, second: { owner: 'a', id: 'b:c', item: 'b:m' } },
+      ];
+      for (const { first, second } of pairs) {
+        for (const side of [first, second]) {
+          await store.put(storedResponse({ id: side.id, owner: side.owner, input: [message(side.item, `from ${side.owner}`)], output: [] }));
+        }
+      }
+      for (const { first, second } of pairs) {
+        for (const side of [first, second]) {
+          expect((await store.get(side.owner, side.id))?.owner).toBe(side.owner);
+          expect(await store.getItem(side.owner, side.item)).toEqual(message(side.item, `from ${side.owner}`));
+        }
+        expect(await store.getItem(second.owner, first.item)).toBeUndefined();
+        expect(await store.get(second.owner, first.id)).toBeUndefined();
+      }
     });
 
     it('delete removes the response and its items; a second delete finds nothing', async () => {
@@ -112,6 +117,17 @@ export function describeResponseStoreContract(name: string, make: () => Response
       expect(await store.getItem('alice', 'msg_1')).toBeUndefined();
       expect(await store.getItem('alice', 'msg_a1')).toBeUndefined();
       expect(await store.getItem('alice', 'msg_2')).toBeUndefined();
+    });
+
+    it('an item id held by several responses resolves to the copy stored last', async () => {
+      const store = make();
+      const version = (text: string) => message('msg_x', text);
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [version('one')], output: [] }));
+      await store.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [version('two')], output: [] }));
+      expect(await store.getItem('alice', 'msg_x')).toEqual(version('two'));
+      // Written again, resp_1 is now the one stored last.
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [version('three')], output: [] }));
+      expect(await store.getItem('alice', 'msg_x')).toEqual(version('three'));
     });
 
     it('a put of the same id replaces the response; items only the old version had are gone', async () => {

@@ -49,6 +49,20 @@ describe('redis response store shared by instances', () => {
     expect(seen.filter((ok) => !ok)).toEqual([]);
   });
 
+  it('an item resolves to the copy stored last, even among writes within one millisecond', async () => {
+    const store = redisResponseStore({ client: redis.io, prefix: 'order:' });
+    // Sent together on one connection: Redis runs them in this order, many within one millisecond.
+    await Promise.all(
+      Array.from({ length: 30 }, (_, index) => store.put(storedResponse({ id: `resp_${index}`, owner: 'alice', input: [message('msg_x', `version ${index}`)], output: [] }))),
+    );
+    expect(await store.getItem('alice', 'msg_x')).toEqual(message('msg_x', 'version 29'));
+    await Promise.all([
+      store.put(storedResponse({ id: 'resp_3', owner: 'alice', input: [message('msg_x', 'version 3 again')], output: [] })),
+      store.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [message('msg_x', 'version 2 again')], output: [] })),
+    ]);
+    expect(await store.getItem('alice', 'msg_x')).toEqual(message('msg_x', 'version 2 again'));
+  });
+
   it('keys expire after ttlMs: the record and its items miss, and nothing is left behind', async () => {
     const store = redisResponseStore({ client: redis.io, prefix: 'ttl:', ttlMs: 1000 });
     await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [message('msg_out', 'Yo', 'assistant')] }));
