@@ -8,7 +8,7 @@ import type { GatewayRuntime } from '../gateway-runtime.js';
 import type { Endpoint } from '../match-endpoint.js';
 import { responseNotFound } from '../responses/responses-errors.js';
 import type { ResponseItem, StoredResponse } from '../responses/response-store.js';
-import { clientView } from '../translate/chat-to-responses-response.js';
+import { clientView, type ResponseObject } from '../responses/response-object.js';
 import type { JsonResponse } from '../types.js';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
@@ -38,7 +38,7 @@ async function stored(ctx: GatewayContext, runtime: GatewayRuntime, endpoint: En
 
 export async function retrieveResponse(ctx: GatewayContext, runtime: GatewayRuntime, endpoint: Endpoint): Promise<JsonResponse> {
   const record = await stored(ctx, runtime, endpoint);
-  return json(clientView(record.response, includes(ctx, ENCRYPTED_REASONING)));
+  return json(clientView(record.response as ResponseObject, includes(ctx, ENCRYPTED_REASONING)));
 }
 
 export async function deleteResponse(ctx: GatewayContext, runtime: GatewayRuntime, endpoint: Endpoint): Promise<JsonResponse> {

@@ -11,7 +11,7 @@ import { countChatRequestTokens } from './count-chat-tokens.js';
 
 export function countResponsesRequestTokens(body: Record<string, unknown>): number {
   const items = ownInputItems(body.input).filter((item) => item.type !== 'item_reference');
-  const { request } = responsesToChatRequest(body as ResponsesRequest, items as Parameters<typeof responsesToChatRequest>[1], {
+  const { request } = responsesToChatRequest(body as ResponsesRequest, items as unknown as Parameters<typeof responsesToChatRequest>[1], {
     restoreReasoning: () => undefined,
     builtInTools: 'drop',
   });

@@ -94,7 +94,7 @@ const IS_DEFAULT: Record<string, (value: unknown) => boolean> = {
 };
 
 /** Hints with no effect on the answer: always dropped, with a warning. */
-const HINTS = new Set(['prompt_cache_key']);
+const HINTS = new Set(['prompt_cache_key', 'verbosity']);
 
 function present<T>(value: T | null | undefined): value is T {
   return value !== undefined && value !== null;

@@ -33,16 +33,28 @@ const weatherTool = {
   strict: true,
 };
 
-/** A messages upstream that keeps every request body it is sent (to see what reached the vendor). */
-function capturing(inner: Upstream): Upstream & { bodies: Record<string, unknown>[] } {
+/** A messages upstream that keeps every request body it is sent and every whole JSON answer it gives (what passed between gateway and vendor). */
+function capturing(inner: Upstream): Upstream & { bodies: Record<string, unknown>[]; answers: string[] } {
   const bodies: Record<string, unknown>[] = [];
+  const answers: string[] = [];
+  async function* keep(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) {
+      chunks.push(Buffer.from(chunk));
+      yield chunk;
+    }
+    answers.push(Buffer.concat(chunks).toString('utf8'));
+  }
   return {
     name: inner.name,
     format: inner.format,
     bodies,
-    send(call: UpstreamCall) {
-      if (call.operation === 'messages' && call.body !== undefined) bodies.push(structuredClone(call.body) as Record<string, unknown>);
-      return inner.send(call);
+    answers,
+    async send(call: UpstreamCall) {
+      if (call.operation !== 'messages' || call.body === undefined) return inner.send(call);
+      bodies.push(structuredClone(call.body) as Record<string, unknown>);
+      const response = await inner.send(call);
+      return call.stream ? response : { ...response, body: keep(response.body) };
     },
   };
 }
@@ -122,7 +134,9 @@ describe.each(MOUNTS)('the Responses API on %s', (mount) => {
       const stored = await openai.responses.retrieve(second.id);
       expect(stored.output_text).toBe(second.output_text);
       const items = await openai.responses.inputItems.list(second.id, { order: 'asc' });
-      expect(items.data.map((item) => item.type)).toEqual(['message', 'function_call', 'function_call_output']);
+      // The vendor's models write a sentence before their tool calls: the first answer may hold a message item too.
+      expect(items.data.map((item) => item.type)).toEqual(['message', ...first.output.map((item) => item.type), 'function_call_output']);
+      expect(items.data.map((item) => item.id)).toEqual([expect.stringMatching(/^msg_/), ...first.output.map((item) => item.id), expect.any(String)]);
     });
 
     it('streams a function call with its argument deltas', async () => {
@@ -148,6 +162,10 @@ describe.each(MOUNTS)('the Responses API on %s', (mount) => {
     expect(reasoning.summary[0]?.text.length).toBeGreaterThan(0);
     expect(reasoning.encrypted_content).toEqual(expect.any(String));
     const issued = vendor.bodies.length;
+    // The block exactly as the vendor answered it.
+    const answered = JSON.parse(vendor.answers.at(-1)!) as { content: { type: string }[] };
+    const block = answered.content.find((item) => item.type === 'thinking');
+    expect(block).toMatchObject({ type: 'thinking', thinking: reasoning.summary[0]?.text, signature: expect.stringMatching(/.{16}/) });
 
     // Stateless, as Codex works: every item sent back, nothing stored.
     const second = await openai.responses.create({
@@ -165,8 +183,8 @@ describe.each(MOUNTS)('the Responses API on %s', (mount) => {
     expect(second.output_text).toContain('Snow');
     const sent = vendor.bodies[issued] as { messages: { role: string; content: { type: string; thinking?: string; signature?: string }[] }[] };
     const assistant = sent.messages.find((message) => message.role === 'assistant');
-    expect(assistant?.content[0]).toEqual({ type: 'thinking', thinking: reasoning.summary[0]?.text, signature: expect.any(String) });
-    expect(assistant?.content[1]).toMatchObject({ type: 'tool_use', id: call.call_id, name: 'get_weather' });
+    expect(JSON.stringify(assistant?.content[0])).toBe(JSON.stringify(block));
+    expect(assistant?.content.at(-1)).toMatchObject({ type: 'tool_use', id: call.call_id, name: 'get_weather' });
 
     // A client cannot forge the seal: an altered envelope is dropped, never sent on.
     const forged = await openai.responses.create({
@@ -181,8 +199,28 @@ describe.each(MOUNTS)('the Responses API on %s', (mount) => {
       ] as OpenAI.Responses.ResponseInput,
     });
     expect(forged.status).toBe('completed');
+    expect(JSON.stringify(vendor.bodies.at(-1))).not.toContain(reasoning.summary[0]!.text);
     const forgedSent = vendor.bodies.at(-1) as { messages: { role: string; content: { type: string }[] }[] };
-    expect(forgedSent.messages.find((message) => message.role === 'assistant')?.content.map((block) => block.type)).toEqual(['tool_use']);
+    expect(forgedSent.messages.find((message) => message.role === 'assistant')?.content.map((block) => block.type)).not.toContain('thinking');
+  });
+
+  it('switches thinking off for a tool-use turn whose earlier thinking is not sent back, instead of the vendor refusing it', async () => {
+    const first = await openai.responses.create({ model: VENDOR_MODEL, input: 'Use get_weather for Bern.', tools: [weatherTool], reasoning: { effort: 'low' }, store: false });
+    const call = first.output.find((item) => item.type === 'function_call');
+    if (call?.type !== 'function_call') throw new Error('expected a function call');
+    const { data, response } = await openai.responses
+      .create({
+        model: VENDOR_MODEL,
+        tools: [weatherTool],
+        reasoning: { effort: 'low' },
+        store: false,
+        input: [{ role: 'user', content: 'Use get_weather for Bern.' }, call, { type: 'function_call_output', call_id: call.call_id, output: 'Fog' }],
+      })
+      .withResponse();
+    expect(data.output_text).toContain('Fog');
+    expect(response.headers.get('x-modelgate-warnings')).toContain('thinking is off for this turn');
+    expect(vendor.bodies.at(-1)?.thinking).toBeUndefined();
+    expect(vendor.bodies.at(-2)?.thinking).toMatchObject({ type: 'enabled' });
   });
 
   it('refuses a previous_response_id of another key, and an unknown id, with the OpenAI error', async () => {
