@@ -182,7 +182,9 @@ describe('startup banner helpers', () => {
     expect(lines[header + 1]).toMatch(/^ {2}OPENAI_BASE_URL=http:\/\/h:1\/v1 OPENAI_API_KEY=/);
     expect(lines[header + 3]).toContain('UPSTREAM_OPENAI_BASE_URL / UPSTREAM_OPENAI_API_KEY and UPSTREAM_ANTHROPIC_BASE_URL / UPSTREAM_ANTHROPIC_API_KEY');
     const shown = formatStartup({ app: 'A', url: 'http://h:1', key: 'sk-dev-abc', generatedKey: true, notes: [] });
-    expect(shown.split('sk-dev-abc').length - 1).toBe(7);
+    // The key line, two client lines and five curl lines (models, chat, messages twice, Responses).
+    expect(shown.split('sk-dev-abc').length - 1).toBe(8);
+    expect(shown).toContain(`curl -sS http://h:1/v1/responses -H 'Authorization: Bearer sk-dev-abc'`);
   });
 
   it('redacts URL userinfo and query values for log lines', () => {

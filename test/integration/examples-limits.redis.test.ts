@@ -1,6 +1,7 @@
 /**
- * The example apps' limits from the environment with REDIS_URL: shared
- * through a real Redis by two instances (without it: examples-limits.test.ts).
+ * The example apps' limits and stored responses from the environment with
+ * REDIS_URL: shared through a real Redis by two instances (without it:
+ * examples-limits.test.ts).
  */
 import { Redis } from 'ioredis';
 import { createGateway } from 'modelgate';
@@ -36,5 +37,29 @@ describe('example limits from the environment', () => {
     } finally {
       inspect.disconnect();
     }
+  });
+
+  it('keeps stored responses in Redis with REDIS_URL: another instance continues the conversation', async () => {
+    const config = configFromEnv({ MODELGATE_API_KEYS: KEYS, REDIS_URL: redis.url });
+    const second = configFromEnv({ MODELGATE_API_KEYS: KEYS, REDIS_URL: redis.url });
+    onTestFinished(async () => {
+      await config.dispose?.();
+      await second.dispose?.();
+    });
+    expect(config.notes.join('\n')).toMatch(/Stored responses \(\/v1\/responses\): in Redis/);
+    const respond = (gateway: ReturnType<typeof createGateway>, body: Record<string, unknown>) =>
+      gateway.handle({
+        method: 'POST',
+        url: '/v1/responses',
+        headers: { authorization: 'Bearer sk-ex-one', 'content-type': 'application/json' },
+        body,
+        signal: new AbortController().signal,
+      });
+    const first = await respond(createGateway(config.options), { model: 'gpt-4o', input: 'Hello' });
+    expect(first.status).toBe(200);
+    const id = (first as { body: { id: string } }).body.id;
+    const next = await respond(createGateway(second.options), { model: 'gpt-4o', previous_response_id: id, input: 'And again' });
+    expect(next.status).toBe(200);
+    expect((next as { body: { previous_response_id: string } }).body.previous_response_id).toBe(id);
   });
 });

@@ -9,8 +9,11 @@ import { configFromEnv } from '../../examples/shared/config-from-env.js';
 import { ask, KEYS } from '../helpers/example-limits.js';
 
 describe('example limits from the environment', () => {
-  it('no limit variables: no limits', () => {
-    expect(configFromEnv({ REDIS_URL: 'redis://127.0.0.1:1' }).options.limits).toBeUndefined();
+  it('no limit variables: no limits', async () => {
+    const config = configFromEnv({ REDIS_URL: 'redis://127.0.0.1:1' });
+    // REDIS_URL still keeps the stored responses: its client is closed here, not left reconnecting.
+    await config.dispose?.();
+    expect(config.options.limits).toBeUndefined();
   });
 
   it('rejects values that are not positive integers', () => {
