@@ -61,7 +61,7 @@ export async function resolveInput(body: { input?: unknown; previous_response_id
     if (item.type === 'item_reference') {
       const id = typeof item.id === 'string' ? item.id : '';
       const found = store && id !== '' ? await store.getItem(owner, id) : undefined;
-      if (!found) throw itemNotFound(id, `input[${index}].id`, store !== undefined);
+      if (!found) throw itemNotFound(id, `input.${index}.id`, store !== undefined);
       items.push(found);
       continue;
     }

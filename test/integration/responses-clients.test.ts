@@ -232,7 +232,7 @@ describe.each(MOUNTS)('the Responses API on %s', (mount) => {
     const hidden = await failure(() => other.responses.retrieve(mine.id));
     expect(hidden).toBeInstanceOf(OpenAI.NotFoundError);
     const missing = await failure(() => openai.responses.create({ model: CHAT_MODEL, input: [{ type: 'item_reference', id: 'msg_nope' }] }));
-    expect(missing).toMatchObject({ status: 400, param: 'input[0].id', code: 'item_not_found' });
+    expect(missing).toMatchObject({ status: 400, param: 'input.0.id', code: 'item_not_found' });
   });
 
   it('deletes a stored response', async () => {

@@ -15,7 +15,7 @@ import { SNIPPET_CONTEXTS } from './snippet-markers.js';
 
 const CHECKED_LANGS = new Set(['ts', 'js']);
 /** Languages that are not code to check; any other fence language fails the test, so no snippet escapes. */
-const OTHER_LANGS = new Set(['sh', 'json', 'text', '']);
+const OTHER_LANGS = new Set(['sh', 'json', 'toml', 'text', '']);
 
 /** What a `run` snippet may import (the test's own instances of them). */
 const RUN_MODULES: Record<string, unknown> = {
