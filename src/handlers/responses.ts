@@ -88,16 +88,18 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   const id = newResponseId();
   const createdAt = Math.floor(Date.now() / 1000);
   const includeEncrypted = body.include?.includes(ENCRYPTED_REASONING) === true;
+  const stored = keeps(body, runtime);
   const answer: ResponseAnswerOptions = {
     id,
     createdAt,
     model: body.model,
-    request: body,
+    // `store` as applied: true only when the response is kept.
+    request: { ...body, store: stored },
     customTools: new Set(pivot.customTools),
     includeEncrypted,
     seal: (blocks) => seal.seal(blocks, body.model),
   };
-  const persist = keeps(body, runtime)
+  const persist = stored
     ? async (response: Record<string, unknown>): Promise<void> => {
         try {
           await runtime.responses.store!.put({ id, owner: principal.id, createdAt, response, input: items as ResponseItem[] });
