@@ -72,7 +72,7 @@ const responsesSchema = optionsObject(
   {
     builtInTools: oneOf(['drop', 'reject']).optional(),
     reasoningSecret: text({ expected: 'a secret of 32 characters or more', omit: 'leave `reasoningSecret` out for a random one per process' })
-      .refine((secret) => secret.length >= MIN_REASONING_SECRET_LENGTH, {
+      .refine((secret) => secret === '' || secret.length >= MIN_REASONING_SECRET_LENGTH, {
         error: `is shorter than ${MIN_REASONING_SECRET_LENGTH} characters: give a long random string (e.g. \`openssl rand -hex 32\`), the same on every instance`,
       })
       .optional(),
