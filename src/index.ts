@@ -52,6 +52,7 @@ export type { MemoryResponseStoreOptions } from './responses/memory-response-sto
 export { redisResponseStore } from './responses/redis-response-store.js';
 export type { RedisResponseStoreOptions } from './responses/redis-response-store.js';
 export type { ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
+export type { ResponsesOptions } from './responses/responses-options.js';
 
 // Upstreams and routing.
 export type * from './upstreams/upstream.js';
