@@ -116,6 +116,14 @@ function upstreamToolResult(body: Json): string | undefined {
   return undefined;
 }
 
+/** `codex exec` arguments that set the provider's retry budgets. */
+const retries = (stream: number, request: number): string[] => [
+  '-c',
+  `model_providers.modelgate.stream_max_retries=${stream}`,
+  '-c',
+  `model_providers.modelgate.request_max_retries=${request}`,
+];
+
 const itemTypes = (body: Json | undefined): string[] => ((body?.input ?? []) as Json[]).map((item) => String(item.type));
 
 describe.each(MOUNTS)('codex exec through the gateway on %s', (mount) => {
@@ -219,17 +227,17 @@ describe.each(MOUNTS)('codex exec through the gateway on %s', (mount) => {
     expect((assistant?.content as Json[])[0]).toMatchObject({ thinking: (reasoning?.summary as Json[])[0]?.text, signature: expect.any(String) });
   });
 
-  it('prints a gateway refusal (a model this key may not use) once, without retrying it', { timeout: RUN_TIMEOUT_MS + 5_000 }, async () => {
-    const played = await play(CHAT_MODEL, 'Describe a lighthouse.', { apiKey: LIMITED_KEY, args: ['-c', 'model_providers.modelgate.request_max_retries=2'] });
-    expect(played.run.code).toBe(1);
-    expect(played.run.stderr).toContain(`This API key may not use the model ${CHAT_MODEL}.`);
-    expect(played.client.map((request) => request.status)).toEqual([403]);
-    expect(played.upstream).toHaveLength(0);
+  it('prints a 403 (a model this key may not use) with its message; Codex retries a 403 only by stream_max_retries, and gets the same refusal', { timeout: RUN_TIMEOUT_MS + 5_000 }, async () => {
     expect(LIMITED_MODEL).not.toBe(CHAT_MODEL);
+    const played = await play(CHAT_MODEL, 'Describe a lighthouse.', { apiKey: LIMITED_KEY, args: retries(1, 2) });
+    expect(played.run.code).toBe(1);
+    expect(played.run.stderr).toContain(`unexpected status 403 Forbidden: This API key may not use the model ${CHAT_MODEL}.`);
+    expect(played.client.map((request) => request.status)).toEqual([403, 403]);
+    expect(played.upstream).toHaveLength(0);
   });
 
-  it('prints a 400 for a rule of the model (reasoning on a model without thinking) once, without retrying it', { timeout: RUN_TIMEOUT_MS + 5_000 }, async () => {
-    const played = await play(NO_THINKING_MODEL, 'Describe a lighthouse.', { config: 'model_reasoning_effort = "low"', args: ['-c', 'model_providers.modelgate.request_max_retries=2'] });
+  it('prints a 400 for a rule of the model (reasoning on a model without thinking) naming the Responses field, and never retries it', { timeout: RUN_TIMEOUT_MS + 5_000 }, async () => {
+    const played = await play(NO_THINKING_MODEL, 'Describe a lighthouse.', { config: 'model_reasoning_effort = "low"', args: retries(2, 2) });
     expect(played.run.code).toBe(1);
     expect(played.client.map((request) => request.status)).toEqual([400]);
     expect(played.run.stderr).toContain(`ERROR: {"error":{"message":"\`reasoning.effort\` is not supported for model \\"${NO_THINKING_MODEL}\\": it has no extended thinking. Remove it, or enable dropUnsupportedParams to have it dropped.","type":"invalid_request_error","param":"reasoning.effort","code":"unsupported_parameter"}}`);
