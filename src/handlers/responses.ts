@@ -10,6 +10,7 @@ import type { GatewayRuntime } from '../gateway-runtime.js';
 import { holdUntilStored } from '../responses/hold-until-stored.js';
 import { resolveInput } from '../responses/resolve-input.js';
 import { newResponseId } from '../responses/response-ids.js';
+import { inResponsesTerms } from '../responses/responses-param-names.js';
 import type { ResponseItem } from '../responses/response-store.js';
 import type { ChatCompletion, ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
 import type { ResponsesRequest } from '../schemas/responses-request.js';
@@ -82,7 +83,13 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   for (const warning of pivot.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
 
   const stream = body.stream === true;
-  const plans = route.targets.map((target) => planResponsesCall(ctx, runtime, pivot.request, target));
+  let plans: ChatPlan[];
+  try {
+    plans = route.targets.map((target) => planResponsesCall(ctx, runtime, pivot.request, target));
+  } catch (error) {
+    // The translation's refusals name fields of the chat pivot; the caller sent Responses fields.
+    throw inResponsesTerms(error);
+  }
   const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, stream), requestTimeoutOf(runtime.options));
   const plan = sent.plan;
   const id = newResponseId();
