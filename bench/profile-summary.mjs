@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Summarises a V8 `.cpuprofile` (from `node --cpu-prof`, e.g.
- * `npm run bench -- --cpu-prof --targets modelgate-node --scenarios chat`):
+ * `npm run bench -- --full --table responses --only responses-stream-5000-translated --cpu-prof`):
  * the functions with the most self time and the most total (inclusive)
  * time, and self time per file, as shares of the non-idle samples.
  *

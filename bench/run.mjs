@@ -65,9 +65,9 @@ async function startTarget(targetId, stubOrigin, portkey) {
 async function main() {
   const started = Date.now();
   pin(process.pid, CLIENT_CORE, pinning);
-  log(`profile ${args.profile}, tables ${tables.join(', ')}, ${rounds} round(s); pinning ${pinning ? `server → core ${SERVER_CORE}, stub + load → core ${CLIENT_CORE}` : 'off'}`);
+  log(`profile ${args.profile}, tables ${tables.join(', ')}${args.only ? ` (only ${args.only.join(', ')})` : ''}, ${rounds} round(s); pinning ${pinning ? `server → core ${SERVER_CORE}, stub + load → core ${CLIENT_CORE}` : 'off'}`);
   log(await ensureDist(ROOT, { log }));
-  const cases = tableCases(tables);
+  const cases = tableCases(tables).filter(([, scenarioId]) => args.only === undefined || args.only.includes(scenarioId));
   const stub = await startServer({ args: [join(BENCH, 'servers/stub-upstream.mjs')], env: { PORT: '0' }, core: CLIENT_CORE, pinning });
   const stubOrigin = `http://127.0.0.1:${stub.port}`;
   const wantsPortkey = cases.some(([targetId]) => TARGETS[targetId].kind === 'portkey');

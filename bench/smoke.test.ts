@@ -56,8 +56,8 @@ describe('bench --smoke', () => {
     expect(stdout).toContain('### Smoke run');
     expect(Object.keys(report.cases).sort()).toEqual([
       'bare-node:chat', 'bare-node:slow-readers', 'bare-node:slow-streams', 'bare-node:stream-50',
-      'modelgate-node:chat', 'modelgate-node:chat-translated', 'modelgate-node:slow-readers', 'modelgate-node:slow-streams',
-      'modelgate-node:stream-50', 'modelgate-node:stream-50-translated',
+      'modelgate-node:chat', 'modelgate-node:chat-translated', 'modelgate-node:responses', 'modelgate-node:responses-stream-5000-translated',
+      'modelgate-node:slow-readers', 'modelgate-node:slow-streams', 'modelgate-node:stream-50', 'modelgate-node:stream-50-translated',
     ]);
     for (const [name, rounds] of Object.entries(report.cases)) {
       expect(rounds, name).toHaveLength(report.meta.rounds);
@@ -90,10 +90,10 @@ describe('bench command line', () => {
   it('prints the options for --help and exits 0', async () => {
     const { code, stdout } = await runBench(['--help']);
     expect(code).toBe(0);
-    for (const option of ['--full', '--smoke', '--table', '--rounds', '--out', '--no-peers', '--no-pin', '--cpu-prof']) expect(stdout).toContain(option);
+    for (const option of ['--full', '--smoke', '--table', '--only', '--rounds', '--out', '--no-peers', '--no-pin', '--cpu-prof']) expect(stdout).toContain(option);
   });
 
-  it.each([[['--bogus'], '--bogus'], [['--table', 'nope'], 'nope'], [['--rounds', '0'], '--rounds']])('refuses %j with a message, no stack trace', async (args, named) => {
+  it.each([[['--bogus'], '--bogus'], [['--table', 'nope'], 'nope'], [['--only', 'nope'], 'nope'], [['--table', 'portkey', '--only', 'responses'], '--only'], [['--rounds', '0'], '--rounds']])('refuses %j with a message, no stack trace', async (args, named) => {
     const { code, stderr } = await runBench(args);
     expect(code).not.toBe(0);
     expect(stderr).toContain(named);

@@ -6,8 +6,8 @@
  * in how they are addressed: the bare proxies by an `x-bench-prefix` header,
  * modelgate by model id (its routes), Portkey by its custom-host header.
  */
-import { smallChat, smallMessages } from './payloads.mjs';
-import { CHAT_STREAM, ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD } from './wire-bodies.mjs';
+import { smallChat, smallMessages, smallResponses } from './payloads.mjs';
+import { CHAT_STREAM, ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD, RESPONSES_STREAM_END } from './wire-bodies.mjs';
 
 const KEY = 'sk-bench';
 
@@ -35,7 +35,11 @@ export const TARGETS = {
 };
 
 /**
- * Request shapes. `prefix` is the stub path prefix that yields the answer.
+ * Request shapes. `endpoint` is the interface the client speaks (chat,
+ * messages, responses), `model` picks the upstream in modelgate's routes
+ * (servers/modelgate-options.mjs), `prefix` is the stub path prefix that
+ * yields the answer (for the bare proxies), `end` what a stream's last
+ * event must carry (stream-client.mjs).
  */
 export const SCENARIOS = {
   chat: {
@@ -62,6 +66,27 @@ export const SCENARIOS = {
     label: 'chat stream, 50 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-opus-4-6', prefix: '/sse/50/0', end: CHAT_STREAM.endMarker,
     body: () => smallChat('vendora-opus-4-6', { stream: true }),
   },
+  'stream-5000-translated': {
+    label: 'chat stream, 5,000 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-haiku-4-5', prefix: '/sse/5000/0', end: CHAT_STREAM.endMarker,
+    body: () => smallChat('vendora-haiku-4-5', { stream: true }),
+  },
+  // The same conversations through /v1/responses, on the same routes (chat upstream; messages upstream, translated).
+  responses: {
+    label: 'Responses, non-streamed, ~1 KB', type: 'load', endpoint: 'responses', model: 'gpt-bench', prefix: '',
+    body: () => smallResponses('gpt-bench'),
+  },
+  'responses-translated': {
+    label: 'Responses → messages upstream (translated)', type: 'load', endpoint: 'responses', model: 'vendora-sonnet-4-6', prefix: '',
+    body: () => smallResponses('vendora-sonnet-4-6'),
+  },
+  'responses-stream-5000': {
+    label: 'Responses stream, 5,000 events', type: 'stream', endpoint: 'responses', model: 'gpt-bench-s5000', prefix: '/sse/5000/0', end: RESPONSES_STREAM_END,
+    body: () => smallResponses('gpt-bench-s5000', { stream: true }),
+  },
+  'responses-stream-5000-translated': {
+    label: 'Responses stream, 5,000 events, translated', type: 'stream', endpoint: 'responses', model: 'vendora-haiku-4-5', prefix: '/sse/5000/0', end: RESPONSES_STREAM_END,
+    body: () => smallResponses('vendora-haiku-4-5', { stream: true }),
+  },
   'slow-streams': {
     label: 'slow streams (1 event / 100 ms)', type: 'slow', endpoint: 'chat', model: (n) => `gpt-bench-slow${n}`, prefix: (n) => `/sse/${n}/100`,
     end: CHAT_STREAM.endMarker,
@@ -75,13 +100,15 @@ export const SCENARIOS = {
   },
 };
 
+const PATHS = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' };
+
 /**
  * The HTTP request a target needs for a scenario: `{ path, headers }`.
  * `prefix` is the stub path prefix of the wanted answer.
  */
 export function addressFor(target, scenario, { stubOrigin, prefix }) {
-  const path = scenario.endpoint === 'chat' ? '/v1/chat/completions' : '/v1/messages';
-  const auth = scenario.endpoint === 'chat'
+  const path = PATHS[scenario.endpoint];
+  const auth = scenario.endpoint !== 'messages'
     ? { authorization: `Bearer ${KEY}` }
     : { 'x-api-key': KEY, 'anthropic-version': '2023-06-01' };
   switch (target.kind) {
@@ -93,7 +120,7 @@ export function addressFor(target, scenario, { stubOrigin, prefix }) {
         path,
         headers: {
           ...auth,
-          'x-portkey-provider': scenario.endpoint === 'chat' ? 'openai' : 'anthropic',
+          'x-portkey-provider': scenario.endpoint === 'messages' ? 'anthropic' : 'openai',
           'x-portkey-custom-host': `${stubOrigin}${prefix}/v1`,
         },
       };

@@ -1,4 +1,7 @@
-/** Request bodies the load generators send: a ~1 KB chat request and a ~1 KB messages request. */
+/**
+ * Request bodies the load generators send: a ~1 KB chat request, and the
+ * same conversation as a messages request and as a Responses request.
+ */
 
 const SYSTEM = 'You are a helpful assistant for a benchmark. Answer briefly and precisely; do not invent facts.';
 
@@ -35,6 +38,21 @@ export function smallMessages(model, { stream = false } = {}) {
       { role: 'assistant', content: 'Sure: it is about a gateway relaying model calls.' },
       { role: 'user', content: `And now this one: ${filler(30, 2)}` },
     ],
+    ...(stream ? { stream: true } : {}),
+  });
+}
+
+/** The same ~1 KB conversation as a Responses request for `model` (`instructions` + `input` items). */
+export function smallResponses(model, { stream = false } = {}) {
+  return JSON.stringify({
+    model,
+    instructions: SYSTEM,
+    input: [
+      { role: 'user', content: `Summarise this in one line: ${filler(90, 1)}` },
+      { role: 'assistant', content: 'Sure: it is about a gateway relaying model calls.' },
+      { role: 'user', content: `And now this one: ${filler(30, 2)}` },
+    ],
+    max_output_tokens: 256,
     ...(stream ? { stream: true } : {}),
   });
 }

@@ -9,48 +9,72 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 
 const LF = 0x0a;
+/** How many leading bytes of each event are kept: enough for its `event:` line or `data: [DONE]`. */
+const HEAD_BYTES = 64;
 
-/** Counts event ends ("\n\n") in `chunk`; `lastWasLf` tells whether the previous chunk ended with "\n". */
-function countEnds(chunk, lastWasLf) {
-  let count = 0;
-  let i = chunk.indexOf(LF);
-  while (i !== -1) {
-    if (i > 0 ? chunk[i - 1] === LF : lastWasLf) count++;
-    i = chunk.indexOf(LF, i + 1);
+/**
+ * Reads an SSE body chunk by chunk: counts event ends ("\n\n", across
+ * chunk boundaries too) and keeps the first bytes of the last complete
+ * event, which is what a stream's final event is recognised by (a
+ * Responses stream's last event carries the whole answer, so its last
+ * bytes say nothing).
+ */
+class EventEnds {
+  events = 0;
+  lastHead = '';
+  #head = '';
+  #lastWasLf = false;
+
+  feed(chunk) {
+    let from = 0;
+    let i = chunk.indexOf(LF);
+    while (i !== -1) {
+      if (i > 0 ? chunk[i - 1] === LF : this.#lastWasLf) {
+        this.events++;
+        this.#take(chunk, from, i);
+        this.lastHead = this.#head;
+        this.#head = '';
+        from = i + 1;
+      }
+      i = chunk.indexOf(LF, i + 1);
+    }
+    this.#take(chunk, from, chunk.length);
+    this.#lastWasLf = chunk.length > 0 && chunk[chunk.length - 1] === LF;
   }
-  return count;
+
+  #take(chunk, from, to) {
+    const want = HEAD_BYTES - this.#head.length;
+    if (want > 0 && from < to) this.#head += chunk.toString('latin1', from, Math.min(to, from + want));
+  }
 }
 
 /**
  * One streamed request. Resolves with `{ ok, failure, events, ttfbMs, firstEventMs, totalMs }`;
- * `ok` is false on a non-200 status, a network error, or a stream that did
- * not end with `endMarker`, and `failure` then says which (status, error code). `onFirstEvent` is called when the first whole event arrived.
+ * `ok` is false on a non-200 status, a network error, or a stream whose last
+ * event does not begin with (or begin with a line holding) `endMarker`, and
+ * `failure` then says which (status, error code). `onFirstEvent` is called when the first whole event arrived.
  */
 export async function streamOnce(pool, { path, headers, body, endMarker }, onFirstEvent) {
   const start = performance.now();
   let ttfbMs;
   let firstEventMs;
-  let events = 0;
-  let lastWasLf = false;
-  let tail = '';
+  const reader = new EventEnds();
   try {
     const response = await pool.request({ method: 'POST', path, headers: { 'content-type': 'application/json', ...headers }, body });
     for await (const chunk of response.body) {
       const now = performance.now();
       ttfbMs ??= now - start;
-      events += countEnds(chunk, lastWasLf);
-      lastWasLf = chunk.length > 0 && chunk[chunk.length - 1] === LF;
-      if (events > 0 && firstEventMs === undefined) {
+      reader.feed(chunk);
+      if (reader.events > 0 && firstEventMs === undefined) {
         firstEventMs = now - start;
         onFirstEvent?.();
       }
-      tail = (tail + chunk.subarray(Math.max(0, chunk.length - 64)).toString('latin1')).slice(-64);
     }
-    const ok = response.statusCode === 200 && tail.includes(endMarker);
+    const ok = response.statusCode === 200 && reader.lastHead.includes(endMarker);
     const failure = ok ? undefined : response.statusCode !== 200 ? `HTTP ${response.statusCode}` : 'no final event';
-    return { ok, failure, events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
+    return { ok, failure, events: reader.events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
   } catch (error) {
-    return { ok: false, failure: error?.code ?? error?.name ?? 'error', events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
+    return { ok: false, failure: error?.code ?? error?.name ?? 'error', events: reader.events, ttfbMs, firstEventMs, totalMs: performance.now() - start };
   }
 }
 

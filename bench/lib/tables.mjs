@@ -74,6 +74,21 @@ export const TABLES = {
       row('modelgate, chat stream of 50 events', 'cpuPerEvent', ['modelgate-node', 'stream-50'], ['bare-node', 'stream-50']),
     ],
   },
+  responses: {
+    title: 'A Responses request and stream on each upstream format, beside chat completions (node:http)',
+    rows: [
+      ...[
+        ['chat-format upstream, non-streamed', 'cpuPerReq', 'chat', 'responses', 'chat'],
+        ['messages-format upstream (translated), non-streamed', 'cpuPerReq', 'chat-translated', 'responses-translated', 'chat'],
+        ['chat-format upstream, stream of 5,000 events', 'cpuPerEvent', 'stream-5000', 'responses-stream-5000', 'stream-5000'],
+        ['messages-format upstream (translated), stream of 5,000 events', 'cpuPerEvent', 'stream-5000-translated', 'responses-stream-5000-translated', 'stream-5000'],
+      ].flatMap(([name, metric, chat, responses, bare]) => [
+        row(`${name}: /v1/responses vs /v1/chat/completions`, metric, ['modelgate-node', responses], ['modelgate-node', chat]),
+        row(`${name}: /v1/responses vs bare proxy (chat)`, metric, ['modelgate-node', responses], ['bare-node', bare]),
+        row(`${name}: /v1/chat/completions vs bare proxy (chat)`, metric, ['modelgate-node', chat], ['bare-node', bare]),
+      ]),
+    ],
+  },
   // Not a question: one case of each kind, a few seconds, for `npm run bench:smoke`.
   smoke: {
     title: 'Smoke run (every kind of case, figures meaningless)',
@@ -82,6 +97,8 @@ export const TABLES = {
       row('translated chat', 'cpuPerReq', ['modelgate-node', 'chat-translated'], ['bare-node', 'chat']),
       row('chat stream', 'cpuPerEvent', ['modelgate-node', 'stream-50'], ['bare-node', 'stream-50']),
       row('translated chat stream', 'cpuPerEvent', ['modelgate-node', 'stream-50-translated'], ['bare-node', 'stream-50']),
+      row('Responses request, chat upstream', 'cpuPerReq', ['modelgate-node', 'responses'], ['modelgate-node', 'chat']),
+      row('Responses stream, messages upstream', 'cpuPerEvent', ['modelgate-node', 'responses-stream-5000-translated'], ['modelgate-node', 'stream-50-translated']),
       row('slow streams', 'memPerStream', ['modelgate-node', 'slow-streams'], ['bare-node', 'slow-streams']),
       row('slow readers', 'memPerStream', ['modelgate-node', 'slow-readers'], ['bare-node', 'slow-readers']),
     ],
@@ -89,7 +106,7 @@ export const TABLES = {
 };
 
 /** The table ids a full run measures, in order (the smoke table is not one). */
-export const QUESTION_TABLES = ['frameworks', 'streams', 'features', 'portkey'];
+export const QUESTION_TABLES = ['frameworks', 'streams', 'features', 'portkey', 'responses'];
 
 /** The distinct cases `[target, scenario]` the given tables need, in first-use order. */
 export function tableCases(tableIds) {

@@ -81,3 +81,10 @@ export const MESSAGES_STREAM = {
   ),
   endMarker: 'message_stop',
 };
+
+/**
+ * The event a Responses stream ends with. It carries the whole Response
+ * (all the streamed text), so the stream client looks for it at the start
+ * of the last event, not in the last bytes.
+ */
+export const RESPONSES_STREAM_END = 'event: response.completed';
