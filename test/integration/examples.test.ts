@@ -38,7 +38,7 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-/** Starts an example and waits for its banner (the last curl line). */
+/** Starts an example and waits for its banner (the last curl line, the Responses one). */
 async function startExample(app: 'express' | 'koa' | 'fastify' | 'hono', env: Record<string, string> = {}): Promise<RunningExample> {
   const child = spawn(tsx, [`examples/${app}/server.ts`], { cwd: root, env: cleanEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
@@ -49,7 +49,7 @@ async function startExample(app: 'express' | 'koa' | 'fastify' | 'hono', env: Re
     text += chunk.toString('utf8');
   });
   const deadline = Date.now() + 15_000;
-  while (!/curl -sSN .*\n/.test(text)) {
+  while (!/curl -sS \S+\/v1\/responses .*\n/.test(text)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`example did not start:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -95,10 +95,11 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
     if (example) await stop(example);
   });
 
-  it('prints a generated dev key, the simulator note and four curl lines', () => {
+  it('prints a generated dev key, the simulator note and five curl lines', () => {
     expect(example.key).toMatch(/^sk-dev-[\w-]{20,}$/);
     expect(example.output()).toContain('embedded simulator serves every model');
-    expect(example.curls).toHaveLength(4);
+    expect(example.output()).toContain('Stored responses (/v1/responses): in memory');
+    expect(example.curls).toHaveLength(5);
   });
 
   it('sets and prints time-outs for slow clients', () => {
@@ -116,12 +117,13 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
   });
 
   it('the printed curl lines work verbatim', async () => {
-    const [models, chat, messages, streamed] = await Promise.all(example.curls.map((line) => run('sh', ['-c', line])));
+    const [models, chat, messages, streamed, responses] = await Promise.all(example.curls.map((line) => run('sh', ['-c', line])));
     expect((JSON.parse(models!.stdout) as { data: unknown[] }).data).toHaveLength(12);
     expect((JSON.parse(chat!.stdout) as { object: string }).object).toBe('chat.completion');
     expect((JSON.parse(messages!.stdout) as { type: string }).type).toBe('message');
     expect(streamed!.stdout).toMatch(/^event: message_start\n/);
     expect(streamed!.stdout).toContain('event: message_stop');
+    expect(JSON.parse(responses!.stdout) as { object: string; status: string }).toMatchObject({ object: 'response', status: 'completed' });
   });
 
   it('serves the official clients with the printed URL and key, and the app routes', async () => {
@@ -129,6 +131,10 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
     expect(completion.choices[0]?.finish_reason).toBe('stop');
     const message = await anthropicClient(example.url, example.key!).messages.create({ model: 'vendora-opus-4-8', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
     expect(message.stop_reason).toBe('end_turn');
+    const client = openAIClient(example.url, example.key!);
+    const first = await client.responses.create({ model: 'vendora-sonnet-4-6', input: 'Hi' });
+    const next = await client.responses.create({ model: 'vendora-sonnet-4-6', previous_response_id: first.id, input: 'Again' });
+    expect(next.previous_response_id).toBe(first.id);
     expect(await (await fetch(`${example.url}/health`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${example.url}/`)).text()).toContain('mounted at <code>/v1</code>');
   });
