@@ -9,6 +9,7 @@ import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { holdUntilStored } from '../responses/hold-until-stored.js';
 import { resolveInput } from '../responses/resolve-input.js';
+import { toResponsesFieldError } from '../responses/responses-field-error.js';
 import { newResponseId } from '../responses/response-ids.js';
 import type { ResponseItem } from '../responses/response-store.js';
 import type { ChatCompletion, ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
@@ -82,7 +83,12 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   for (const warning of pivot.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
 
   const stream = body.stream === true;
-  const plans = route.targets.map((target) => planResponsesCall(ctx, runtime, pivot.request, target));
+  let plans: ChatPlan[];
+  try {
+    plans = route.targets.map((target) => planResponsesCall(ctx, runtime, pivot.request, target));
+  } catch (error) {
+    throw toResponsesFieldError(error);
+  }
   const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, stream), requestTimeoutOf(runtime.options));
   const plan = sent.plan;
   const id = newResponseId();
