@@ -76,7 +76,7 @@ describe('holdUntilStored', () => {
     let storeCalls = 0;
     const held = holdUntilStored(body, state, async () => void (storeCalls += 1));
     await held.next();
-    await held.return();
+    await held.return?.();
     expect(returned()).toBe(true);
     expect(storeCalls).toBe(0);
   });
