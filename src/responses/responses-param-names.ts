@@ -17,8 +17,12 @@ const RESPONSES_NAMES: readonly (readonly [chat: string, responses: string])[] =
   ['response_format', 'text.format'],
   ['reasoning_effort', 'reasoning.effort'],
   ['max_completion_tokens', 'max_output_tokens'],
+  ['max_tokens', 'max_output_tokens'],
   ['verbosity', 'text.verbosity'],
 ];
+
+/** A chat pivot field quoted in a message (`` `reasoning_effort` ``, `` `max_completion_tokens` ``). */
+const QUOTED_CHAT_FIELD = new RegExp(`\`(${RESPONSES_NAMES.map(([chat]) => chat.replace('.', '\\.')).join('|')})((?:[.[][^\`]*)?)\``, 'g');
 
 /** The Responses name of a chat pivot field path (`response_format.json_schema.schema` → `text.format.schema`), or the path as it is. */
 export function responsesParamOf(param: string): string {
@@ -30,10 +34,11 @@ export function responsesParamOf(param: string): string {
 
 /** `error` with its chat field named as the Responses caller knows it; anything else is returned unchanged. */
 export function inResponsesTerms(error: unknown): unknown {
-  if (!isGatewayError(error) || error.param === null) return error;
-  const param = responsesParamOf(error.param);
-  if (param === error.param) return error;
-  const message = error.message.split(`\`${error.param}\``).join(`\`${param}\``);
+  if (!isGatewayError(error)) return error;
+  const param = error.param === null ? null : responsesParamOf(error.param);
+  // Every chat field the message quotes (a budget error names two: `max_completion_tokens` and `reasoning_effort`).
+  const message = error.message.replace(QUOTED_CHAT_FIELD, (_match, chat: string, rest: string) => `\`${responsesParamOf(chat + rest)}\``);
+  if (param === error.param && message === error.message) return error;
   return new GatewayError(error.code, message, {
     status: error.status,
     param,

@@ -296,3 +296,83 @@ describe('matchEndpoint: a base URL off by one /v1 → 404 that says so', () => 
     expect(error.message).toBe(`No endpoint at ${method} ${path}. See the endpoint list in the modelgate README.`);
   });
 });
+
+/** The Responses API's endpoints, typed in by hand: method, path, endpoint, id. */
+const RESPONSES_ENDPOINTS: ReadonlyArray<[string, string, EndpointName, string | undefined]> = [
+  ['POST', '/v1/responses', 'responses.create', undefined],
+  ['POST', '/v1/responses/input_tokens', 'responses.input_tokens', undefined],
+  ['GET', '/v1/responses/resp_0123abcd', 'responses.retrieve', 'resp_0123abcd'],
+  ['DELETE', '/v1/responses/resp_0123abcd', 'responses.delete', 'resp_0123abcd'],
+  ['GET', '/v1/responses/resp_0123abcd/input_items', 'responses.input_items', 'resp_0123abcd'],
+];
+
+const WEBSOCKET: IncomingHeaders = { connection: 'Upgrade', upgrade: 'websocket' };
+
+describe('matchEndpoint: the Responses API', () => {
+  it.each(RESPONSES_ENDPOINTS)('%s %s → %s in the chat format, even with anthropic-version', (method, path, name, id) => {
+    for (const headers of [{}, VENDOR]) {
+      const endpoint = endpointOf(matchEndpoint(method, path, headers));
+      expect(endpoint.name).toBe(name);
+      expect(endpoint.format).toBe('chat');
+      if (id === undefined) expect(endpoint).not.toHaveProperty('id');
+      else expect(endpoint.id).toBe(id);
+    }
+  });
+
+  it('input_items reads its query', () => {
+    const endpoint = endpointOf(matchEndpoint('GET', '/v1/responses/resp_1/input_items?after=msg_2&limit=5&order=asc', {}));
+    expect(endpoint.query).toEqual({ after: 'msg_2', limit: '5', order: 'asc' });
+  });
+
+  it.each([
+    ['PUT', '/v1/responses', 'POST'],
+    ['GET', '/v1/responses', 'POST'],
+    ['POST', '/v1/responses/resp_1', 'GET, DELETE'],
+    ['DELETE', '/v1/responses/resp_1/input_items', 'GET'],
+  ])('%s %s → 405, allow: %s', (method, path, allow) => {
+    const { error, format } = errorOf(matchEndpoint(method, path, {}));
+    expect(error.status).toBe(405);
+    expect(error.headers.allow).toBe(allow);
+    expect(format).toBe('chat');
+  });
+
+  it.each([
+    ['/v1/responses', WEBSOCKET],
+    ['/v1/responses', { connection: 'upgrade', upgrade: 'WebSocket' }],
+    ['/v1/responses?model=gpt-4o', WEBSOCKET],
+  ])('a WebSocket upgrade on GET %s (%o) → 426 websocket_not_supported in the OpenAI envelope', (path, headers) => {
+    const { error, format } = errorOf(matchEndpoint('GET', path, headers));
+    expect(error.status).toBe(426);
+    expect(format).toBe('chat');
+    expect(error.message).toContain('POST /v1/responses');
+    const rendered = renderError(error, format);
+    expect(rendered.status).toBe(426);
+    expect(rendered.body).toMatchObject({ error: { type: 'invalid_request_error', code: 'websocket_not_supported' } });
+  });
+
+  it('an Upgrade of another protocol is not a WebSocket: the usual 405', () => {
+    const { error } = errorOf(matchEndpoint('GET', '/v1/responses', { connection: 'Upgrade', upgrade: 'h2c' }));
+    expect(error.status).toBe(405);
+  });
+
+  it('an upgrade request on a stored response is a plain retrieve', () => {
+    expect(endpointOf(matchEndpoint('GET', '/v1/responses/resp_1', WEBSOCKET)).name).toBe('responses.retrieve');
+  });
+
+  it.each([
+    ['POST', '/v1/responses/compact', /compaction is not served here/],
+    ['GET', '/v1/responses/compact', /compaction is not served here/],
+    ['POST', '/v1/responses/resp_1/cancel', /only background responses can be cancelled/],
+  ])('%s %s → 404 that says why', (method, path, why) => {
+    const { error, format } = errorOf(matchEndpoint(method, path, {}));
+    expect(error.status).toBe(404);
+    expect(format).toBe('chat');
+    expect(error.message).toMatch(why);
+    expect(renderError(error, format).body).toMatchObject({ error: { code: 'unknown_url' } });
+  });
+
+  it('the /v1/responses paths with /v1 missing or doubled get the base-URL hint', () => {
+    expect(errorOf(matchEndpoint('POST', '/responses', {})).error.message).toContain('/v1/responses');
+    expect(errorOf(matchEndpoint('POST', '/v1/v1/responses', {})).error.message).toContain('/v1 twice');
+  });
+});
