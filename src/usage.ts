@@ -10,7 +10,7 @@ export interface UsageRecord extends TokenUsage {
   requestId: string;
   /** Principal id of the caller. */
   principalId: string | undefined;
-  /** The endpoint called: `chat.completions`, `messages` or `messages.count_tokens`. */
+  /** The endpoint called: `chat.completions`, `messages`, `messages.count_tokens`, `responses.create` or `responses.input_tokens`. */
   endpoint: string;
   /** The model id the caller asked for. */
   model: string;

@@ -67,11 +67,10 @@ function readOrder(query: Record<string, string>): 'asc' | 'desc' {
   return order;
 }
 
-/** An input item as listed: reasoning keeps its sealed content only when asked for. */
+/** An input item as listed: reasoning keeps its sealed content only when asked for (`null` otherwise, as in a Response's output). */
 function listed(item: ResponseItem, withEncrypted: boolean): ResponseItem {
-  if (item.type !== 'reasoning' || withEncrypted || !('encrypted_content' in item)) return item;
-  const { encrypted_content: _hidden, ...rest } = item;
-  return rest as ResponseItem;
+  if (item.type !== 'reasoning' || withEncrypted || item.encrypted_content == null) return item;
+  return { ...item, encrypted_content: null };
 }
 
 /** `GET /v1/responses/{id}/input_items?after&limit&order`: a cursor page of the response's input items (newest first by default). */

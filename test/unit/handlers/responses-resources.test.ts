@@ -96,7 +96,7 @@ describe('GET /v1/responses/{id}/input_items', () => {
 
   it('reasoning items hide encrypted_content unless include=reasoning.encrypted_content', async () => {
     const plain = await send('GET', '/v1/responses/resp_1/input_items?order=asc');
-    expect(plain.body.data[2]).toEqual({ id: 'rs_c', type: 'reasoning', summary: [] });
+    expect(plain.body.data[2]).toEqual({ id: 'rs_c', type: 'reasoning', summary: [], encrypted_content: null });
     for (const query of ['include=reasoning.encrypted_content', 'include[]=reasoning.encrypted_content', `include=${encodeURIComponent('reasoning.encrypted_content')}&include=other`]) {
       const { body } = await send('GET', `/v1/responses/resp_1/input_items?order=asc&${query}`);
       expect(body.data[2]).toMatchObject({ id: 'rs_c', encrypted_content: 'mg1.sealed-c' });
