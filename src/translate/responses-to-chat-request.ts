@@ -139,7 +139,7 @@ export function responsesToChatRequest(
       'input',
       items.length === 0
         ? '`input` is required: send the conversation as `input` (a string or a list of items), or continue one with `previous_response_id`.'
-        : '`input` has no message left to send: add a user message.',
+        : `\`input\` has no message left to send: add a user message.${dropped.some((name) => name.startsWith('input.')) ? ` Dropped as no upstream here can use them: ${dropped.filter((name) => name.startsWith('input.')).join(', ')}.` : ''}`,
     );
   }
 

@@ -295,6 +295,12 @@ describe('responsesToChatRequest: tools and tool_choice', () => {
     expect(failure(() => translate({ input: 'x', tools: [fn('a')], tool_choice: { type: 'mcp', server_label: 'docs' } }, { builtInTools: 'reject' })).param).toBe('tool_choice');
   });
 
+  it('an input of dropped items only says which were dropped', () => {
+    const refused = failure(() => translate({ input: [{ type: 'web_search_call', id: 'ws_1', status: 'completed' }] }));
+    expect(refused).toMatchObject({ status: 400, param: 'input' });
+    expect(refused.message).toBe('`input` has no message left to send: add a user message. Dropped as no upstream here can use them: input.0 (web_search_call).');
+  });
+
   it('refuses two tools of the same name', () => {
     expect(failure(() => translate({ input: 'x', tools: [fn('a'), { type: 'custom', name: 'a' }] }))).toMatchObject({ status: 400, param: 'tools.1.name' });
   });
