@@ -379,6 +379,32 @@ describe.each(MOUNTS)('the Responses endpoints on %s', (mount) => {
     expect(answer.body.error.message).toMatch(/API key/);
   });
 
+  it('built-in tools and history items no upstream runs are dropped and named; with builtInTools: reject, refused before any upstream call', async () => {
+    const body = {
+      model: CHAT_MODEL,
+      tools: [{ type: 'web_search' }, { type: 'function', name: 'get_weather', parameters: { type: 'object', properties: {} } }],
+      input: [
+        { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } },
+        { role: 'user', content: 'Hello.' },
+      ],
+    };
+    const dropped = await call(app.url, 'POST', '/v1/responses', body);
+    expect(dropped.status).toBe(200);
+    expect(dropped.headers.get('x-modelgate-dropped-params')).toBe('tools.0 (web_search), input.0 (web_search_call)');
+    const sent = chat.calls.at(-1)?.body as { tools: { function: { name: string } }[] };
+    expect(sent.tools.map((tool) => tool.function.name)).toEqual(['get_weather']);
+
+    const strict = await startApp(mount, createGateway({ auth: AUTH, routes: [{ match: '*', upstream: chat }], responses: { builtInTools: 'reject' } }));
+    try {
+      const before = chat.calls.length;
+      const refused = await call(strict.url, 'POST', '/v1/responses', body);
+      expectError(refused, 400, { param: 'tools.0' });
+      expect(chat.calls.length).toBe(before);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('a key limited to other models → 403', async () => {
     const answer = await call(app.url, 'POST', '/v1/responses', { model: CHAT_MODEL, input: 'Hello.' }, headersOf(LIMITED_KEY));
     expectError(answer, 403, {});
