@@ -166,13 +166,16 @@ function handSignature(request: BedrockRequest, auth: ParsedAuthorization, secre
 }
 
 /** A SHA-256 for the signer's re-signing, written for the test (not the gateway's adapter). */
+type Data = string | ArrayBuffer | ArrayBufferView;
+const bytesOf = (data: Data): string | Uint8Array =>
+  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 class TestSha256 {
   private readonly hash;
-  constructor(secret?: string | Uint8Array) {
-    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', secret);
+  constructor(secret?: Data) {
+    this.hash = secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(secret));
   }
-  update(data: string | Uint8Array): void {
-    this.hash.update(data);
+  update(data: Data): void {
+    this.hash.update(bytesOf(data));
   }
   async digest(): Promise<Uint8Array> {
     return new Uint8Array(this.hash.digest());

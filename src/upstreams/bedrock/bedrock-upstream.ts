@@ -121,7 +121,7 @@ function withoutFraming(headers: Record<string, string>): Record<string, string>
  * Operations: `messages` → `POST /model/{id}/invoke` or
  * `/invoke-with-response-stream` (the event stream is relayed as messages
  * SSE), `messages.count_tokens` → `POST /model/{id}/count-tokens` (answered
- * 501 when the model or region has no CountTokens, so the gateway counts
+ * 404 when the model or region has no CountTokens, so the gateway counts
  * locally); others reject with `NOT_IMPLEMENTED` (501): Bedrock holds no
  * files. Bedrock's errors arrive in the messages format with the vendor's
  * statuses (throttling 429, validation 400, service unavailable 529, model
@@ -200,7 +200,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     };
   }
 
-  /** CountTokens' `{ inputTokens }` as the messages `{ input_tokens }`; a model or region without it as 501 (counted locally). */
+  /** CountTokens' `{ inputTokens }` as the messages `{ input_tokens }`; a model or region without it as 404 (counted locally). */
   async function toCountResponse(response: UpstreamResponse): Promise<UpstreamResponse> {
     if (response.status >= 200 && response.status < 300) {
       const { bytes } = await readBody(response.body);
@@ -216,7 +216,8 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     }
     if (response.status === 400 || response.status === 403 || response.status === 404) {
       await discardBody(response.body);
-      return errorResponse({ status: 501, type: 'api_error' }, `Upstream "${name}" cannot count tokens for this model.`);
+      // 404, not 5xx: nothing to retry; the gateway counts with its own tokenizer at once.
+      return errorResponse({ status: 404, type: 'not_found_error' }, `Upstream "${name}" has no CountTokens for this model.`);
     }
     return toMessagesError(response);
   }

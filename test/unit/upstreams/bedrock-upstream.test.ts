@@ -118,10 +118,10 @@ describe('bedrockUpstream against a Bedrock stub that verifies SigV4', () => {
     });
   });
 
-  it('count_tokens on a model without CountTokens answers 501 (the gateway then counts locally)', async () => {
+  it('count_tokens on a model without CountTokens answers 404 (the gateway then counts locally)', async () => {
     stub.script.push({ kind: 'error', status: 400, errorType: 'ValidationException', message: 'The provided model does not support counting tokens.' });
     const response = await upstream.send(call({ model: PROFILE, messages: [{ role: 'user', content: 'Count me' }] }, { operation: 'messages.count_tokens' }));
-    expect(response.status).toBe(501);
+    expect(response.status).toBe(404);
   });
 
   it('files and models are not served: 501 NOT_IMPLEMENTED', async () => {
