@@ -10,7 +10,7 @@
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ResponseStream.html
  * @internal
  */
-import { EventStreamCodec, type Message } from '@smithy/core/event-streams';
+import type { EventStreamCodec, Message } from '@smithy/core/event-streams';
 import { GatewayError } from '../../errors.js';
 import { mapBedrockError, messagesErrorJson } from './bedrock-errors.js';
 
@@ -22,10 +22,18 @@ const FRAME_OVERHEAD = 16;
 
 const UTF8 = new TextDecoder();
 const ENCODER = new TextEncoder();
-const codec = new EventStreamCodec(
-  (bytes) => UTF8.decode(bytes),
-  (text) => ENCODER.encode(text),
-);
+let codec: Promise<EventStreamCodec> | undefined;
+/** The codec, loaded on first use: apps that never stream from Bedrock do not pay for it at start-up. */
+function loadCodec(): Promise<EventStreamCodec> {
+  codec ??= import('@smithy/core/event-streams').then(
+    ({ EventStreamCodec }) =>
+      new EventStreamCodec(
+        (bytes) => UTF8.decode(bytes),
+        (text) => ENCODER.encode(text),
+      ),
+  );
+  return codec;
+}
 
 /** One decoded frame: a messages event's SSE text, or a failure the upstream reported. */
 export type StreamItem = { kind: 'event'; sse: string } | { kind: 'exception'; exception: string; message: string };
@@ -96,10 +104,11 @@ function chunkToSse(body: Uint8Array, upstream: string): string | undefined {
  *   is cut short or is oversized, or a chunk that is not a messages event.
  */
 export async function* decodeBedrockStream(source: AsyncIterable<Uint8Array>, upstream: string): AsyncGenerator<StreamItem, void, undefined> {
+  const decoder = await loadCodec();
   for await (const frame of framesOf(source, upstream)) {
     let message: Message;
     try {
-      message = codec.decode(frame);
+      message = decoder.decode(frame);
     } catch (error) {
       throw corrupt(upstream, error instanceof Error && /checksum/i.test(error.message) ? 'a frame failed its CRC check' : 'a frame could not be decoded');
     }

@@ -6,7 +6,7 @@
  *
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html
  */
-import { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4 } from '@smithy/signature-v4';
 import type { Dispatcher } from 'undici';
 import { GatewayError, isGatewayError } from '../../errors.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
@@ -75,7 +75,7 @@ export function bedrockEndpoint(region: string, endpoint: string | undefined, en
 /** Caller headers sent on to Bedrock: the hop mark and trace context, nothing of the vendor API's own. */
 const FORWARDED = new Set(['via', 'traceparent', 'tracestate']);
 
-type Auth = { kind: 'bearer'; key: string } | { kind: 'sigv4'; signer: SignatureV4 };
+type Auth = { kind: 'bearer'; key: string } | { kind: 'sigv4'; signer: () => Promise<SignatureV4> };
 
 interface Exchange {
   path: string;
@@ -157,7 +157,8 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
   async function authorize(request: { method: string; path: string; headers: Record<string, string>; body: string }): Promise<Record<string, string>> {
     if (auth.kind === 'bearer') return { ...request.headers, authorization: `Bearer ${auth.key}` };
     try {
-      const signed = await auth.signer.sign({
+      const signer = await auth.signer();
+      const signed = await signer.sign({
         method: request.method,
         protocol: url.protocol,
         hostname: url.hostname,
@@ -281,5 +282,9 @@ function resolveAuth(options: BedrockUpstreamOptions, remember: (values: readonl
     source = chainProvider();
   }
   const credentials = cachedCredentials(source, (fresh) => remember([fresh.accessKeyId, ...credentialSecrets(fresh)]));
-  return { kind: 'sigv4', signer: new SignatureV4({ service: BEDROCK_SIGNING_SERVICE, region: options.region, credentials, sha256: Sha256 }) };
+  // Loaded on first use: apps that never call Bedrock do not pay for the signer at start-up.
+  let signer: Promise<SignatureV4> | undefined;
+  const load = (): Promise<SignatureV4> =>
+    (signer ??= import('@smithy/signature-v4').then(({ SignatureV4 }) => new SignatureV4({ service: BEDROCK_SIGNING_SERVICE, region: options.region, credentials, sha256: Sha256 })));
+  return { kind: 'sigv4', signer: load };
 }
