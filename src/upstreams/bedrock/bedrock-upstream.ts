@@ -72,6 +72,22 @@ export function bedrockEndpoint(region: string, endpoint: string | undefined, en
   return endpoint || env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME || env.AWS_ENDPOINT_URL || `https://bedrock-runtime.${region}.amazonaws.com`;
 }
 
+/** The endpoint as a URL; one from the environment is checked here (the option was checked by the schema). */
+function endpointURL(endpoint: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search) {
+    throw new GatewayConfigError('bedrockUpstream', [
+      { path: 'endpoint', message: 'is not given, and AWS_ENDPOINT_URL_BEDROCK_RUNTIME (or AWS_ENDPOINT_URL) is not an http(s) URL without credentials or query: fix the variable, or give `endpoint`' },
+    ]);
+  }
+  return url;
+}
+
 /** Caller headers sent on to Bedrock: the hop mark and trace context, nothing of the vendor API's own. */
 const FORWARDED = new Set(['via', 'traceparent', 'tracestate']);
 
@@ -137,7 +153,7 @@ function withoutFraming(headers: Record<string, string>): Record<string, string>
 export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
   assertOptions(bedrockUpstreamOptionsSchema, options, 'bedrockUpstream');
   const endpoint = bedrockEndpoint(options.region, options.endpoint);
-  const url = new URL(endpoint);
+  const url = endpointURL(endpoint);
   const name = options.name ?? hostOf(endpoint);
   const client = createHttpClient({ ...options, baseURL: endpoint, name });
   const basePath = url.pathname.replace(/\/+$/, '');

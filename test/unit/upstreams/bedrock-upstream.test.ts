@@ -159,6 +159,24 @@ describe('bedrockUpstream against a Bedrock stub that verifies SigV4', () => {
     await rotating.close?.();
   });
 
+  it('concurrent calls share one credential fetch', async () => {
+    let calls = 0;
+    const shared = bedrockUpstream({
+      region: REGION,
+      endpoint: stub.url,
+      credentials: async () => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return KEYS;
+      },
+    });
+    const responses = await Promise.all([1, 2, 3].map(() => shared.send(call({ model: PROFILE, max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] }))));
+    for (const response of responses) await text(response);
+    expect(calls).toBe(1);
+    expect(stub.requests.every((request) => request.authProblem === undefined)).toBe(true);
+    await shared.close?.();
+  });
+
   it('a failing credential provider is a retryable 502 (a fallback is tried), and nothing is sent', async () => {
     const broken = bedrockUpstream({ region: REGION, endpoint: stub.url, credentials: () => Promise.reject(new Error('the role could not be assumed')) });
     const failure = await broken.send(call({ model: PROFILE, max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] })).catch((error: unknown) => error);
@@ -216,6 +234,11 @@ describe('bedrockUpstream credential chain and endpoint', () => {
     const upstream = bedrockUpstream({ region: 'eu-west-3', credentials: KEYS });
     expect(upstream.name).toBe('bedrock-runtime.eu-west-3.amazonaws.com');
     expect(upstream.server).toEqual({ address: 'bedrock-runtime.eu-west-3.amazonaws.com', port: 443 });
+  });
+
+  it('an AWS_ENDPOINT_URL_BEDROCK_RUNTIME that is not a URL is a configuration error', () => {
+    process.env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME = 'bedrock.internal:8080';
+    expect(() => bedrockUpstream({ region: REGION, credentials: KEYS })).toThrow(/endpoint is not given, and AWS_ENDPOINT_URL_BEDROCK_RUNTIME/);
   });
 
   it.each([
