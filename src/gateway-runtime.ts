@@ -69,10 +69,11 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
  * files behind the first messages-format upstream of the routes (the file
  * endpoints are available). None when no route has one.
  * Routes with `keyPassthrough` are skipped: their upstream may hold no key
- * of its own, and the file endpoints never forward a caller's key.
+ * of its own, and the file endpoints never forward a caller's key; so are
+ * upstreams that hold no files (`holdsFiles: false`, e.g. Bedrock).
  */
 function routesFileStore(routes: readonly Route[]): FileStore | undefined {
-  const upstream = routes.find((route) => route.upstream.format === 'messages' && route.keyPassthrough !== true)?.upstream;
+  const upstream = routes.find((route) => route.upstream.format === 'messages' && route.upstream.holdsFiles !== false && route.keyPassthrough !== true)?.upstream;
   return upstream ? upstreamFileStore(upstream) : undefined;
 }
 

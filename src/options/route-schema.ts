@@ -50,7 +50,18 @@ export const routeSchema = optionsObject(
   },
   'a route',
   '`{ match, upstream, model?, fallbacks?, ... }`',
-);
+).superRefine((route, ctx) => {
+  if (route.keyPassthrough !== true) return;
+  const targets = [route.upstream, ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream))];
+  const signing = targets.find((upstream) => upstream.acceptsCallerKey === false);
+  if (signing) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['keyPassthrough'],
+      message: `cannot be used with upstream "${signing.name}": it signs with credentials of its own and never sends a caller's key; remove keyPassthrough (callers are still checked by \`auth\`)`,
+    });
+  }
+});
 
 export const routesSchema = z
   .array(routeSchema, { error: (issue) => `must be an array of routes \`{ match, upstream }\` (got ${got(issue.input)})` })

@@ -42,7 +42,8 @@ export const upstreamSchema = either<Upstream>((value) => {
   return upstreamShape;
 });
 
-const timeoutsSchema = optionsObject(
+/** `timeouts` of the HTTP upstreams. */
+export const timeoutsSchema = optionsObject(
   {
     connectMs: int(1, MAX_TIMER_MS, 'ms for TCP connect plus TLS').optional(),
     firstByteMs: int(1, MAX_TIMER_MS, 'ms until the response head').optional(),
@@ -52,7 +53,8 @@ const timeoutsSchema = optionsObject(
   '`{ connectMs?, firstByteMs?, idleMs? }` in ms',
 );
 
-const poolSchema = optionsObject(
+/** `pool` of the HTTP upstreams. */
+export const poolSchema = optionsObject(
   {
     connections: int(1, Number.MAX_SAFE_INTEGER, 'most sockets per origin').optional(),
     keepAliveTimeoutMs: int(1, MAX_TIMER_MS, 'ms an idle socket is kept').optional(),
@@ -66,7 +68,8 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value undici sends: no line breaks or NUL (the value is not echoed: it may be a key). */
 const HEADER_VALUE = /^[^\r\n\0]*$/;
 
-const headersSchema = z
+/** `headers` sent on every call. */
+export const headersSchema = z
   .record(
     z.string().regex(HEADER_NAME, { error: 'is not a valid header name: letters, digits and !#$%&\'*+-.^_`|~ only' }),
     z
@@ -75,7 +78,8 @@ const headersSchema = z
     { error: (issue) => (issue.code === 'invalid_type' ? `must be an object of header names to string values (got ${got(issue.input)})` : undefined) },
   );
 
-const dispatcherSchema = shaped<Dispatcher>(
+/** Your own undici dispatcher. */
+export const dispatcherSchema = shaped<Dispatcher>(
   (value) => isObject(value) && typeof value.request === 'function' && typeof value.dispatch === 'function',
   (value) => `must be an undici Dispatcher (an Agent, a ProxyAgent, a Pool) (got ${got(value)})`,
 );

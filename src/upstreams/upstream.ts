@@ -68,6 +68,12 @@ export interface Upstream {
   readonly format: WireFormat;
   /** Where it is, for telemetry (`server.address`, `server.port`); the HTTP upstreams set it from their base URL. */
   readonly server?: { readonly address: string; readonly port: number } | undefined;
+  /** `gen_ai.provider.name` in telemetry (`aws.bedrock`). Default: by format, `anthropic` or `openai`. */
+  readonly provider?: string | undefined;
+  /** False when it serves no `files.*` calls: the gateway then never picks it as the default file store. Default true. */
+  readonly holdsFiles?: boolean | undefined;
+  /** False when it cannot send a caller's key (it signs with credentials of its own): a route with `keyPassthrough` is refused. Default true. */
+  readonly acceptsCallerKey?: boolean | undefined;
   /**
    * Sends a call. Resolves with the upstream's response whatever its status;
    * rejects with a `GatewayError` (`UPSTREAM_UNAVAILABLE`, `UPSTREAM_TIMEOUT`)

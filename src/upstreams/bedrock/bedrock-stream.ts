@@ -1,0 +1,170 @@
+/**
+ * InvokeModelWithResponseStream's answer (`application/vnd.amazon.eventstream`)
+ * → the messages SSE text the relay already handles. Frames are cut from the
+ * bytes as they arrive and decoded by the smithy codec, which checks both
+ * CRCs; each `chunk` event carries one messages event, base64-encoded, which
+ * goes out as `event: <type>` / `data: <json>`. An exception frame becomes
+ * an SSE `error` event and ends the stream; a corrupt or oversized frame
+ * fails it.
+ *
+ * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ResponseStream.html
+ * @internal
+ */
+import type { EventStreamCodec, Message } from '@smithy/core/event-streams';
+import { GatewayError } from '../../errors.js';
+import { mapBedrockError, messagesErrorJson } from './bedrock-errors.js';
+
+/** Largest frame accepted (Bedrock's are a few KiB); a larger length is taken as corruption. */
+export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+
+/** 4 bytes total length, 4 bytes headers length, 4 bytes prelude CRC, 4 bytes message CRC. */
+const FRAME_OVERHEAD = 16;
+
+const UTF8 = new TextDecoder();
+const ENCODER = new TextEncoder();
+let codec: Promise<EventStreamCodec> | undefined;
+/** The codec, loaded on first use: apps that never stream from Bedrock do not pay for it at start-up. */
+function loadCodec(): Promise<EventStreamCodec> {
+  codec ??= import('@smithy/core/event-streams').then(
+    ({ EventStreamCodec }) =>
+      new EventStreamCodec(
+        (bytes) => UTF8.decode(bytes),
+        (text) => ENCODER.encode(text),
+      ),
+  );
+  return codec;
+}
+
+/** One decoded frame: a messages event's SSE text, or a failure the upstream reported. */
+export type StreamItem = { kind: 'event'; sse: string } | { kind: 'exception'; exception: string; message: string };
+
+function corrupt(upstream: string, what: string): GatewayError {
+  return new GatewayError('UPSTREAM_ERROR', `Upstream "${upstream}" sent a corrupt event stream: ${what}.`);
+}
+
+/** Whole frames out of the byte stream, however the bytes were split. */
+async function* framesOf(source: AsyncIterable<Uint8Array>, upstream: string): AsyncGenerator<Uint8Array, void, undefined> {
+  let pending: Uint8Array = new Uint8Array(0);
+  for await (const chunk of source) {
+    pending = pending.byteLength === 0 ? chunk : Buffer.concat([pending, chunk]);
+    while (pending.byteLength >= 4) {
+      const length = new DataView(pending.buffer, pending.byteOffset, 4).getUint32(0, false);
+      if (length < FRAME_OVERHEAD || length > MAX_FRAME_BYTES) throw corrupt(upstream, `a frame length of ${length} bytes`);
+      if (pending.byteLength < length) break;
+      yield pending.subarray(0, length);
+      pending = pending.subarray(length);
+    }
+  }
+  if (pending.byteLength > 0) throw corrupt(upstream, 'it ended inside a frame');
+}
+
+function header(message: Message, name: string): string | undefined {
+  const value = message.headers[name];
+  return value?.type === 'string' ? value.value : undefined;
+}
+
+function payloadMessage(body: Uint8Array): string | undefined {
+  try {
+    const json = JSON.parse(UTF8.decode(body)) as { message?: unknown; Message?: unknown };
+    const message = json.message ?? json.Message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A `chunk` event's payload `{"bytes":"<base64>", "p": …}` → SSE text; `undefined` for a payload without bytes. */
+function chunkToSse(body: Uint8Array, upstream: string): string | undefined {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(UTF8.decode(body));
+  } catch {
+    throw corrupt(upstream, 'a chunk whose payload is not JSON');
+  }
+  const bytes = (payload as { bytes?: unknown } | null)?.bytes;
+  if (typeof bytes !== 'string') return undefined;
+  const text = Buffer.from(bytes, 'base64').toString('utf8');
+  let event: unknown;
+  try {
+    event = JSON.parse(text);
+  } catch {
+    throw corrupt(upstream, 'a chunk whose event is not JSON');
+  }
+  const type = (event as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !/^[\w.-]+$/.test(type)) throw corrupt(upstream, 'a chunk whose event has no type');
+  // One `data:` line: the text as sent when it holds no line break, else re-serialised.
+  const data = /[\r\n]/.test(text) ? JSON.stringify(event) : text;
+  return `event: ${type}\ndata: ${data}\n\n`;
+}
+
+/**
+ * The decoded frames of `source`: messages events and exceptions, in order.
+ *
+ * @throws GatewayError 502 `UPSTREAM_ERROR` on a frame that fails its CRC,
+ *   is cut short or is oversized, or a chunk that is not a messages event.
+ */
+export async function* decodeBedrockStream(source: AsyncIterable<Uint8Array>, upstream: string): AsyncGenerator<StreamItem, void, undefined> {
+  const decoder = await loadCodec();
+  for await (const frame of framesOf(source, upstream)) {
+    let message: Message;
+    try {
+      message = decoder.decode(frame);
+    } catch (error) {
+      throw corrupt(upstream, error instanceof Error && /checksum/i.test(error.message) ? 'a frame failed its CRC check' : 'a frame could not be decoded');
+    }
+    const type = header(message, ':message-type');
+    if (type === 'event') {
+      if (header(message, ':event-type') !== 'chunk') continue;
+      const sse = chunkToSse(message.body, upstream);
+      if (sse !== undefined) yield { kind: 'event', sse };
+    } else if (type === 'exception') {
+      const exception = header(message, ':exception-type') ?? 'internalServerException';
+      yield { kind: 'exception', exception, message: payloadMessage(message.body) ?? exception };
+    } else if (type === 'error') {
+      const code = header(message, ':error-code') ?? 'internalServerException';
+      yield { kind: 'exception', exception: code, message: header(message, ':error-message') ?? code };
+    }
+  }
+}
+
+/** An exception as the SSE `error` event of the messages format. */
+export function exceptionToSse(item: Extract<StreamItem, { kind: 'exception' }>, redact: (text: string) => string): string {
+  const mapped = mapBedrockError(item.exception, 500);
+  return `event: error\ndata: ${messagesErrorJson(mapped.type, redact(item.message))}\n\n`;
+}
+
+/**
+ * The SSE body of a stream whose first item is `first` (already read, to
+ * turn an opening exception into an HTTP error): one chunk of SSE bytes per
+ * item; an exception ends it after its error event. `destroy()` closes the
+ * upstream at once (the relay's abort).
+ */
+export class BedrockSseBody implements AsyncIterable<Uint8Array> {
+  constructor(
+    private readonly first: StreamItem | undefined,
+    private readonly rest: AsyncGenerator<StreamItem, void, undefined>,
+    private readonly redact: (text: string) => string,
+    private readonly onDestroy: () => void,
+  ) {}
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array, void, undefined> {
+    try {
+      let item = this.first;
+      while (item !== undefined) {
+        if (item.kind === 'exception') {
+          yield ENCODER.encode(exceptionToSse(item, this.redact));
+          return;
+        }
+        yield ENCODER.encode(item.sse);
+        const next = await this.rest.next();
+        item = next.done ? undefined : next.value;
+      }
+    } finally {
+      await this.rest.return(undefined);
+    }
+  }
+
+  destroy(): void {
+    this.onDestroy();
+  }
+}
