@@ -98,7 +98,7 @@ export class CallObservation {
     const operation = OPERATION_NAMES[plan.operation] ?? plan.operation;
     const attributes: Attributes = {
       'gen_ai.operation.name': operation,
-      'gen_ai.provider.name': providerName(format),
+      'gen_ai.provider.name': target.upstream.provider ?? providerName(format),
       'gen_ai.request.model': target.model,
     };
     const server = target.upstream.server;

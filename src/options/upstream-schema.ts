@@ -22,6 +22,7 @@ const upstreamShape = z.looseObject({
   send: fn<Upstream['send']>('`send(call)`, a function returning the upstream’s response'),
   secrets: fn<NonNullable<Upstream['secrets']>>('a function returning the upstream’s credentials').optional(),
   close: fn<NonNullable<Upstream['close']>>('a function releasing its connections').optional(),
+  provider: text({ expected: 'the provider name for telemetry (`gen_ai.provider.name`)' }).optional(),
   server: optionsObject(
     { address: text({ expected: 'a host name' }), port: int(0, 65_535, 'a TCP port') },
     'a `server`',
@@ -42,7 +43,7 @@ export const upstreamSchema = either<Upstream>((value) => {
   return upstreamShape;
 });
 
-const timeoutsSchema = optionsObject(
+export const timeoutsSchema = optionsObject(
   {
     connectMs: int(1, MAX_TIMER_MS, 'ms for TCP connect plus TLS').optional(),
     firstByteMs: int(1, MAX_TIMER_MS, 'ms until the response head').optional(),
@@ -52,7 +53,7 @@ const timeoutsSchema = optionsObject(
   '`{ connectMs?, firstByteMs?, idleMs? }` in ms',
 );
 
-const poolSchema = optionsObject(
+export const poolSchema = optionsObject(
   {
     connections: int(1, Number.MAX_SAFE_INTEGER, 'most sockets per origin').optional(),
     keepAliveTimeoutMs: int(1, MAX_TIMER_MS, 'ms an idle socket is kept').optional(),
@@ -66,7 +67,7 @@ const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value undici sends: no line breaks or NUL (the value is not echoed: it may be a key). */
 const HEADER_VALUE = /^[^\r\n\0]*$/;
 
-const headersSchema = z
+export const headersSchema = z
   .record(
     z.string().regex(HEADER_NAME, { error: 'is not a valid header name: letters, digits and !#$%&\'*+-.^_`|~ only' }),
     z
@@ -75,13 +76,13 @@ const headersSchema = z
     { error: (issue) => (issue.code === 'invalid_type' ? `must be an object of header names to string values (got ${got(issue.input)})` : undefined) },
   );
 
-const dispatcherSchema = shaped<Dispatcher>(
+export const dispatcherSchema = shaped<Dispatcher>(
   (value) => isObject(value) && typeof value.request === 'function' && typeof value.dispatch === 'function',
   (value) => `must be an undici Dispatcher (an Agent, a ProxyAgent, a Pool) (got ${got(value)})`,
 );
 
 /** A base URL: http(s), no credentials in it. */
-function baseURLSchema(example: string, env: string, extra?: (url: URL) => string | undefined) {
+export function baseURLSchema(example: string, env: string, extra?: (url: URL) => string | undefined) {
   return text({ expected: `the upstream's base URL (${example})`, env }).superRefine((value, ctx) => {
     let url: URL;
     try {
@@ -102,7 +103,7 @@ function baseURLSchema(example: string, env: string, extra?: (url: URL) => strin
   });
 }
 
-function apiKeySchema(env: string) {
+export function apiKeySchema(env: string) {
   return text({ expected: 'the upstream key', env, omit: 'leave `apiKey` out for an upstream that takes no key' });
 }
 

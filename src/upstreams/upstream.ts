@@ -66,6 +66,11 @@ export interface Upstream {
   readonly name: string;
   /** The wire format it speaks: `chat` (chat completions) or `messages`. */
   readonly format: WireFormat;
+  /**
+   * `gen_ai.provider.name` in telemetry, for an upstream that is a known
+   * platform (`azure.ai.openai`). Default: by wire format, `openai` or `anthropic`.
+   */
+  readonly provider?: string;
   /** Where it is, for telemetry (`server.address`, `server.port`); the HTTP upstreams set it from their base URL. */
   readonly server?: { readonly address: string; readonly port: number } | undefined;
   /**
