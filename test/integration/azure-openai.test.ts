@@ -268,3 +268,24 @@ describe('usage, telemetry and files', () => {
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/no file store is configured/);
   });
 });
+
+describe('the one deadline', () => {
+  it('a retry-after wait that would pass the request deadline is not waited: the 429 comes back at once, string code and retry-after kept', async () => {
+    const azure = azureOpenAI({ endpoint: stub.endpoint, apiKey: AZURE_KEY, apiVersion: '2024-10-21', deployment: 'gpt4o-prod', name: 'azure-short' });
+    const short = await startApp('node', { auth: { keys: [KEY] }, requestTimeoutMs: 600, routes: [{ match: 'gpt-4o', upstream: azure }] });
+    try {
+      const started = Date.now();
+      const error = await failure(() => openAIClient(short.url).chat.completions.create({ model: 'gpt-4o', messages: say('throttle-always') }));
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+      const limited = error as InstanceType<typeof OpenAI.RateLimitError>;
+      expect(limited.code).toBe('429');
+      expect(limited.headers?.get('retry-after')).toBe('1');
+      expect(limited.message).toContain('exceeded token rate limit');
+      expect(stub.requests).toHaveLength(1);
+    } finally {
+      // Closing the app closes its upstreams.
+      await short.close();
+    }
+  });
+});
