@@ -167,7 +167,8 @@ export function azureOpenAI(options: AzureOpenAIOptions): Upstream {
       signal: abortSourceOf(call),
     });
     if (response.status < 400) return response;
-    return normalizeAzureError(response, name, createRedactor(call.callerKey === undefined ? tokens : [...tokens, call.callerKey]));
+    // The gateway redacts the static secrets too; these cover the tokens it cannot know, and callers of this upstream alone.
+    return normalizeAzureError(response, name, createRedactor([...secrets, ...tokens, call.callerKey]));
   };
 
   return {
