@@ -27,9 +27,11 @@ const apiVersionSchema = text({ expected: "'v1' or an api-version date such as '
 
 const shapeSchema = optionsObject(
   {
-    endpoint: baseURLSchema(EXAMPLE, 'AZURE_OPENAI_ENDPOINT', (url) =>
-      url.search !== '' ? 'has a query: give the resource endpoint alone and the version in `apiVersion`' : undefined,
-    ),
+    endpoint: baseURLSchema(EXAMPLE, 'AZURE_OPENAI_ENDPOINT', (url) => {
+      // The portal's "target URI" names a deployment and a version; the upstream builds those itself.
+      if (/\/openai\/(deployments(\/|$)|v1\/.)/i.test(url.pathname)) return `is a full request URL: give the resource endpoint (${EXAMPLE}), the deployment in \`deployment\` and the version in \`apiVersion\``;
+      return url.search !== '' ? 'has a query: give the resource endpoint alone and the version in `apiVersion`' : undefined;
+    }),
     apiKey: apiKeySchema('AZURE_OPENAI_API_KEY').optional(),
     azureADTokenProvider: fn<NonNullable<AzureOpenAIOptions['azureADTokenProvider']>>(
       "a function returning an Entra ID token (getBearerTokenProvider(credential, 'https://cognitiveservices.azure.com/.default'))",

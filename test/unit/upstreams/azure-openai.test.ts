@@ -155,6 +155,8 @@ describe('azureOpenAI options', () => {
     expect(problems({ endpoint, apiVersion: '2024-10' })).toMatch(/apiVersion must be 'v1'/);
     expect(problems({ endpoint: `${endpoint}/openai/v1`, apiVersion: '2024-10-21' })).toMatch(/endpoint ends in \/openai\/v1/);
     expect(problems({ endpoint: `${endpoint}?api-version=2024-10-21` })).toMatch(/endpoint has a query/);
+    expect(problems({ endpoint: `${endpoint}/openai/deployments/gpt-4o/chat/completions` })).toMatch(/endpoint is a full request URL/);
+    expect(problems({ endpoint: `${endpoint}/openai/v1/chat/completions` })).toMatch(/endpoint is a full request URL/);
     expect(problems({ endpoint: 'ftp://res' })).toMatch(/endpoint must be an http or https URL/);
     expect(problems({ endpoint, deployment: { 'gpt-4o': 3 } })).toMatch(/deployment must be a deployment name, a record/);
     expect(problems({ endpoint, azureADTokenProvider: 'token' })).toMatch(/azureADTokenProvider must be a function/);
