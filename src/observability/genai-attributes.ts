@@ -116,19 +116,36 @@ export function mergeResponseMeta(meta: ResponseMeta, format: WireFormat, body: 
   const object = asObject(body);
   if (!object) return;
   const message = format === 'messages' ? asObject(object.message) ?? object : object;
-  if (typeof message.id === 'string') meta.id = message.id;
-  if (typeof message.model === 'string') meta.model = message.model;
+  // Empty strings are no id: Azure's first chunk (prompt filter results) says `id: ""`, `model: ""`.
+  if (typeof message.id === 'string' && message.id !== '') meta.id = message.id;
+  if (typeof message.model === 'string' && message.model !== '') meta.model = message.model;
   if (format === 'messages') {
     const stop = asObject(object.delta)?.stop_reason ?? message.stop_reason;
     if (typeof stop === 'string') meta.finishReasons = [stop];
     return;
   }
   if (!Array.isArray(object.choices)) return;
-  for (const choice of object.choices) {
+  for (const [position, choice] of object.choices.entries()) {
     const reason = asObject(choice)?.finish_reason;
-    if (typeof reason === 'string') (meta.finishReasons ??= []).push(reason);
+    if (typeof reason !== 'string') continue;
+    // One reason per choice: a stream that repeats a choice's finish chunk (Azure) counts it once.
+    const declared = asObject(choice)?.index;
+    const index = typeof declared === 'number' ? declared : position;
+    const indexes = finishIndexes.get(meta) ?? [];
+    finishIndexes.set(meta, indexes);
+    const at = indexes.indexOf(index);
+    const reasons = (meta.finishReasons ??= []);
+    if (at === -1) {
+      indexes.push(index);
+      reasons.push(reason);
+    } else {
+      reasons[at] = reason;
+    }
   }
 }
+
+/** The choice index of each entry of a meta's `finishReasons`. */
+const finishIndexes = new WeakMap<ResponseMeta, number[]>();
 
 /** The response meta of a whole (non-streamed) answer. */
 export function readResponseMeta(format: WireFormat, body: unknown): ResponseMeta {

@@ -22,6 +22,7 @@ const upstreamShape = z.looseObject({
   send: fn<Upstream['send']>('`send(call)`, a function returning the upstream’s response'),
   secrets: fn<NonNullable<Upstream['secrets']>>('a function returning the upstream’s credentials').optional(),
   close: fn<NonNullable<Upstream['close']>>('a function releasing its connections').optional(),
+  provider: text({ expected: 'the provider name for telemetry (`gen_ai.provider.name`)' }).optional(),
   server: optionsObject(
     { address: text({ expected: 'a host name' }), port: int(0, 65_535, 'a TCP port') },
     'a `server`',
@@ -85,7 +86,7 @@ export const dispatcherSchema = shaped<Dispatcher>(
 );
 
 /** A base URL: http(s), no credentials in it. */
-function baseURLSchema(example: string, env: string, extra?: (url: URL) => string | undefined) {
+export function baseURLSchema(example: string, env: string, extra?: (url: URL) => string | undefined) {
   return text({ expected: `the upstream's base URL (${example})`, env }).superRefine((value, ctx) => {
     let url: URL;
     try {
@@ -106,7 +107,7 @@ function baseURLSchema(example: string, env: string, extra?: (url: URL) => strin
   });
 }
 
-function apiKeySchema(env: string) {
+export function apiKeySchema(env: string) {
   return text({ expected: 'the upstream key', env, omit: 'leave `apiKey` out for an upstream that takes no key' });
 }
 

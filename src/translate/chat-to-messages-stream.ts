@@ -32,7 +32,7 @@ import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEvent
 export interface ChatToMessagesStreamOptions {
   /** The model id the caller asked for. */
   model: string;
-  /** Message id. Default `msg_<first chunk id>`. */
+  /** Message id. Default `msg_<first chunk id>`, or a random one when that id is empty. */
   id?: string;
 }
 
@@ -70,7 +70,8 @@ class ChatToMessagesStream extends EagerTextTransform {
       yield* this.onError(errorFromUpstreamEvent(event, 'chat'));
       return;
     }
-    if (!this.started) yield this.start(str(chunk.id));
+    // Azure's first chunk (prompt filter results) says `id: ""`: an empty id is no id.
+    if (!this.started) yield this.start(str(chunk.id) || undefined);
     if (typeof chunk.usage === 'object' && chunk.usage !== null) this.usage = chunk.usage as ChatUsage;
     const choices = Array.isArray(chunk.choices) ? (chunk.choices as Json[]) : [];
     // One choice was requested; a fan-out upstream's other choices are not ours.

@@ -68,7 +68,7 @@ export interface Upstream {
   readonly format: WireFormat;
   /** Where it is, for telemetry (`server.address`, `server.port`); the HTTP upstreams set it from their base URL. */
   readonly server?: { readonly address: string; readonly port: number } | undefined;
-  /** `gen_ai.provider.name` in telemetry (`aws.bedrock`). Default: by format, `anthropic` or `openai`. */
+  /** `gen_ai.provider.name` in telemetry, for an upstream that is a known platform (`aws.bedrock`, `azure.ai.openai`). Default: by format, `anthropic` or `openai`. */
   readonly provider?: string | undefined;
   /** False when it serves no `files.*` calls: the gateway then never picks it as the default file store. Default true. */
   readonly holdsFiles?: boolean | undefined;

@@ -29,6 +29,13 @@ export interface SnippetContext {
 }
 
 export const SNIPPET_CONTEXTS: Record<string, SnippetContext> = {
+  'azure-identity': {
+    meaning: "`DefaultAzureCredential` and `getBearerTokenProvider` are @azure/identity's (an optional package the tests do not install), as the snippet's comment imports them.",
+    before: [
+      'declare class DefaultAzureCredential { constructor(options?: object); }',
+      'declare function getBearerTokenProvider(credential: DefaultAzureCredential, scopes: string | string[]): () => Promise<string>;',
+    ].join('\n'),
+  },
   'fastify-app': {
     meaning: '`app` is a Fastify instance with `fastifyGateway` registered (so `app.modelgate` is set).',
     before: "import 'modelgate/fastify';\ndeclare const app: import('fastify').FastifyInstance;",
