@@ -6,11 +6,10 @@
  */
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
-import { resolveInput } from '../responses/resolve-input.js';
+import { chatPivotOf } from '../responses/chat-pivot.js';
 import type { ChatCompletionRequest, MessagesRequest } from '../schemas/index.js';
 import type { ResponsesRequest } from '../schemas/responses-request.js';
 import { chatToMessagesRequest } from '../translate/chat-to-messages-request.js';
-import { responsesToChatRequest } from '../translate/responses-to-chat-request.js';
 import type { JsonResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
 import { type CallPlan, clientAbort, sendPlans } from './call-upstream.js';
@@ -38,12 +37,7 @@ function countBody(request: MessagesRequest, model: string): Record<string, unkn
 
 export async function handleResponsesInputTokens(ctx: GatewayContext, runtime: GatewayRuntime): Promise<JsonResponse> {
   const body = ctx.body as ResponsesRequest;
-  const { store, seal, builtInTools } = runtime.responses;
-  const items = await resolveInput(body, { owner: ctx.principal!.id, store });
-  const { request } = responsesToChatRequest(body, items as Parameters<typeof responsesToChatRequest>[1], {
-    restoreReasoning: (item) => (typeof item.encrypted_content === 'string' ? seal.open(item.encrypted_content)?.blocks : undefined),
-    builtInTools,
-  });
+  const { request } = await chatPivotOf(body, ctx.principal!.id, runtime.responses);
   const tokens = await import('../tokens/count-tokens.js');
   const targets = ctx.route?.targets.filter((target) => target.upstream.format === 'messages') ?? [];
   if (targets.length === 0) return answer(tokens.countChatRequestTokens(request as ChatCompletionRequest), true);

@@ -8,10 +8,9 @@
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { holdUntilStored } from '../responses/hold-until-stored.js';
-import { resolveInput } from '../responses/resolve-input.js';
+import { chatPivotOf } from '../responses/chat-pivot.js';
 import { newResponseId } from '../responses/response-ids.js';
 import { inResponsesTerms } from '../responses/responses-param-names.js';
-import type { ResponseItem } from '../responses/response-store.js';
 import type { ChatCompletion, ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
 import type { ResponsesRequest } from '../schemas/responses-request.js';
 import { clientView } from '../responses/response-object.js';
@@ -21,7 +20,6 @@ import { messagesToResponsesResponse } from '../translate/messages-to-responses-
 import { createMessagesToResponsesStream } from '../translate/messages-to-responses-stream.js';
 import type { ResponseAnswerOptions } from '../translate/responses-output.js';
 import { lacksRequiredThinking } from '../translate/lacks-required-thinking.js';
-import { responsesToChatRequest } from '../translate/responses-to-chat-request.js';
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../upstreams/routes.js';
 import { sendPlans, upstreamSignal } from './call-upstream.js';
@@ -73,12 +71,9 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   const route = ctx.route;
   const principal = ctx.principal;
   if (!route || !principal) throw new TypeError('handleResponses needs ctx.route and ctx.principal');
-  const { store, seal, builtInTools } = runtime.responses;
-  const items = await resolveInput(body, { owner: principal.id, store });
-  const pivot = responsesToChatRequest(body, items as Parameters<typeof responsesToChatRequest>[1], {
-    restoreReasoning: (item) => (typeof item.encrypted_content === 'string' ? seal.open(item.encrypted_content)?.blocks : undefined),
-    builtInTools,
-  });
+  const { seal } = runtime.responses;
+  const pivot = await chatPivotOf(body, principal.id, runtime.responses);
+  const { items } = pivot;
   for (const name of pivot.dropped) if (!ctx.dropped.includes(name)) ctx.dropped.push(name);
   for (const warning of pivot.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
 
@@ -109,7 +104,7 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   const persist = stored
     ? async (response: Record<string, unknown>): Promise<void> => {
         try {
-          await runtime.responses.store!.put({ id, owner: principal.id, createdAt, response, input: items as ResponseItem[] });
+          await runtime.responses.store!.put({ id, owner: principal.id, createdAt, response, input: items });
         } catch {
           // The answer is delivered all the same; a later turn that names it gets previous_response_not_found.
         }

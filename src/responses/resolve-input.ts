@@ -5,31 +5,17 @@
  * item and every reasoning item sent by id alone completed from the store.
  * Items get ids where they came without, so the stored input can be listed.
  */
-import { randomBytes } from 'node:crypto';
+import { newInputItemId } from './response-ids.js';
 import { itemNotFound, previousResponseNotFound } from './responses-errors.js';
 import type { ResponseItem, ResponseStore } from './response-store.js';
 
 type Item = Record<string, unknown>;
 
-const ID_PREFIXES: Readonly<Record<string, string>> = {
-  message: 'msg',
-  function_call: 'fc',
-  function_call_output: 'fco',
-  custom_tool_call: 'ctc',
-  custom_tool_call_output: 'ctco',
-  reasoning: 'rs',
-};
-
-/** A fresh item id for an item that came without one. */
-function newItemId(type: string): string {
-  return `${ID_PREFIXES[type] ?? 'item'}_${randomBytes(16).toString('hex')}`;
-}
-
 /** The item with an id: its own when it has one, else a fresh one. */
 function withId(item: Item): ResponseItem {
   const type = typeof item.type === 'string' ? item.type : 'message';
   if (typeof item.id === 'string' && item.id !== '') return { ...item, type, id: item.id };
-  return { ...item, type, id: newItemId(type) };
+  return { ...item, type, id: newInputItemId(type) };
 }
 
 export interface ResolveOptions {
