@@ -37,7 +37,7 @@ async function failureOf(promise: Promise<unknown>) {
 describe('resolveInput', () => {
   it('a string input is one user message with a fresh msg_ id', async () => {
     const items = await resolveInput({ input: 'Hello' }, { owner: 'alice', store: undefined });
-    expect(items).toEqual([{ type: 'message', role: 'user', content: 'Hello', id: expect.stringMatching(/^msg_[0-9a-f]{32}$/) }]);
+    expect(items).toEqual([{ type: 'message', role: 'user', content: 'Hello', id: expect.stringMatching(/^msg_[0-9a-f]{48}$/) }]);
   });
 
   it('gives every item without an id one of its type, and keeps the ids sent', async () => {
