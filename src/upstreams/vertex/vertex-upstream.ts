@@ -21,6 +21,7 @@ import { discardBody, readBody } from '../read-body.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { cachedToken, defaultGoogleAuth, GOOGLE_AUTH_PACKAGE, type GoogleAuthLike, googleAuthProvider, hasGoogleAuth, tokenError, type VertexTokenProvider } from './vertex-auth.js';
 import { toVertexRequest } from './vertex-body.js';
+import { VertexSseBody } from './vertex-stream.js';
 import { readVertexError, vertexErrorResponse } from './vertex-errors.js';
 import { pathSegment, vertexBaseURL, vertexModelPath } from './vertex-url.js';
 
@@ -153,7 +154,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     try {
       if (call.operation === 'messages.count_tokens') return await toCountResponse(response);
       if (response.status < 200 || response.status >= 300) return await toMessagesError(response);
-      return response;
+      return call.stream ? { ...response, body: new VertexSseBody(response.body, redact) } : response;
     } catch (error) {
       (response.body as { destroy?: () => void }).destroy?.();
       throw isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer that could not be read.`);
