@@ -90,11 +90,14 @@ describe('vertexUpstream against a Vertex AI stub', () => {
     expect(JSON.parse(await text(response))).toEqual({ type: 'error', error: { type, message: `${googleStatus} says no` } });
   });
 
-  it('a model error already in the messages format keeps its type and status', async () => {
-    stub.script.push({ kind: 'json', status: 529, body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: 'req_vrtx_1' } });
+  it.each([
+    [529, 'overloaded_error'],
+    [402, 'billing_error'],
+  ])('a model error already in the messages format keeps its status (%i) and type (%s)', async (status, type) => {
+    stub.script.push({ kind: 'json', status, body: { type: 'error', error: { type, message: 'No.' }, request_id: 'req_vrtx_1' } });
     const response = await upstream.send(call(hi));
-    expect(response.status).toBe(529);
-    expect(JSON.parse(await text(response))).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
+    expect(response.status).toBe(status);
+    expect(JSON.parse(await text(response))).toEqual({ type: 'error', error: { type, message: 'No.' } });
   });
 
   it('count_tokens: count-tokens:rawPredict with the model in the body', async () => {
@@ -105,10 +108,14 @@ describe('vertexUpstream against a Vertex AI stub', () => {
     expect(JSON.parse(stub.requests[0]!.body)).toEqual({ anthropic_version: 'vertex-2023-10-16', model: MODEL, messages: [{ role: 'user', content: 'Count me' }] });
   });
 
-  it('count_tokens where Vertex has none (404) answers 404, so the gateway counts locally', async () => {
-    stub.script.push({ kind: 'google', status: 404, googleStatus: 'NOT_FOUND', message: 'count-tokens is not available in this location' });
+  it.each([
+    [404, 'NOT_FOUND'],
+    [400, 'INVALID_ARGUMENT'],
+  ])('count_tokens where Vertex has none (%i %s) answers 404, so the gateway counts locally', async (status, googleStatus) => {
+    stub.script.push({ kind: 'google', status, googleStatus, message: 'count-tokens is not available for this model in this location' });
     const response = await upstream.send(call({ model: MODEL, messages: [{ role: 'user', content: 'Count me' }] }, { operation: 'messages.count_tokens' }));
     expect(response.status).toBe(404);
+    expect(JSON.parse(await text(response)).error.message).toMatch(/has no count-tokens/);
   });
 
   it('files and models are not served: 501; no file store, no caller key, provider gcp.vertex_ai', async () => {
