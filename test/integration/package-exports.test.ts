@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const EXPECTED: Record<string, string[]> = {
-  modelgate: ['createGateway', 'isGatewayError', 'GatewayError', 'DEFAULT_CATALOG', 'openAICompatible', 'messagesUpstream', 'bedrockUpstream', 'upstreamFileStore', 'createRouter'],
+  modelgate: ['createGateway', 'isGatewayError', 'GatewayError', 'DEFAULT_CATALOG', 'openAICompatible', 'messagesUpstream', 'bedrockUpstream', 'vertexUpstream', 'upstreamFileStore', 'createRouter'],
   'modelgate/express': ['expressGateway', 'createGateway'],
   'modelgate/koa': ['koaGateway', 'createGateway'],
   'modelgate/fastify': ['fastifyGateway', 'createFastifyHooks', 'createGateway'],

@@ -37,7 +37,7 @@ const BY_EXCEPTION: Readonly<Record<string, MappedError>> = {
 };
 
 /** The messages `error.type` of a status (PROTOCOLS A.7). */
-function typeOfStatus(status: number): string {
+export function typeOfStatus(status: number): string {
   switch (status) {
     case 401:
       return 'authentication_error';

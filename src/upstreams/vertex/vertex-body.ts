@@ -1,0 +1,81 @@
+/**
+ * The messages body → the body Vertex AI's `rawPredict` takes: the model
+ * goes in the path (except for count-tokens, which wants it in the body),
+ * `anthropic_version` is Vertex's, top-level fields Vertex refuses ("Extra
+ * inputs are not permitted") are left out, and betas Vertex does not know
+ * (it answers 400 for any unknown `anthropic-beta` value) are dropped.
+ *
+ * @internal
+ */
+import { GatewayError } from '../../errors.js';
+import type { UpstreamCall } from '../upstream.js';
+
+/** The `anthropic_version` Vertex AI requires in the body. */
+export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/** Top-level fields of the vendor's API that Vertex refuses; left out of the body. */
+export const VERTEX_REJECTED_FIELDS: readonly string[] = ['output_config', 'context_management', 'mcp_servers', 'container', 'service_tier', 'anthropic_beta', 'anthropic_version'];
+
+/**
+ * The `anthropic-beta` values sent on to Vertex; any other is dropped, since
+ * Vertex refuses an unknown one with a 400 for the whole request.
+ */
+export const VERTEX_BETAS: readonly string[] = [
+  'interleaved-thinking-2025-05-14',
+  'context-1m-2025-08-07',
+  'token-efficient-tools-2025-02-19',
+  'fine-grained-tool-streaming-2025-05-14',
+  'output-128k-2025-02-19',
+  'computer-use-2025-01-24',
+];
+
+const ALLOWED_BETAS = new Set(VERTEX_BETAS);
+
+/** A `rawPredict` request: the model for the path, the body, and the betas for the header. */
+export interface VertexRequest {
+  model: string;
+  body: Record<string, unknown>;
+  betas: string[];
+}
+
+function parsedBody(call: UpstreamCall): Record<string, unknown> {
+  let body: unknown = call.body;
+  if (call.rawBody !== undefined) {
+    try {
+      body = JSON.parse(new TextDecoder().decode(call.rawBody));
+    } catch {
+      body = undefined;
+    }
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new GatewayError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** The betas of the `anthropic-beta` header (comma-separated) and of a body's `anthropic_beta`, once each, that Vertex knows. */
+function vertexBetas(header: string | undefined, inBody: unknown): string[] {
+  const betas = new Set<string>();
+  for (const beta of (header ?? '').split(',')) if (ALLOWED_BETAS.has(beta.trim())) betas.add(beta.trim());
+  if (Array.isArray(inBody)) for (const beta of inBody) if (typeof beta === 'string' && ALLOWED_BETAS.has(beta)) betas.add(beta);
+  return [...betas];
+}
+
+/**
+ * The `rawPredict` request of a `messages` or `messages.count_tokens` call.
+ *
+ * @throws GatewayError 400 when the body is not a JSON object with a `model`.
+ */
+export function toVertexRequest(call: UpstreamCall): VertexRequest {
+  const source = parsedBody(call);
+  const model = source.model;
+  if (typeof model !== 'string' || model === '') {
+    throw new GatewayError('INVALID_REQUEST', '`model` is required: the Vertex AI model id (claude-sonnet-4-5@20250929).', { param: 'model' });
+  }
+  const body: Record<string, unknown> = { anthropic_version: VERTEX_ANTHROPIC_VERSION };
+  for (const [name, value] of Object.entries(source)) if (name !== 'model' && !VERTEX_REJECTED_FIELDS.includes(name)) body[name] = value;
+  // count-tokens serves every model at one path: the model goes in its body.
+  if (call.operation === 'messages.count_tokens') body.model = model;
+  const header = Object.entries(call.headers).find(([name]) => name.toLowerCase() === 'anthropic-beta')?.[1];
+  return { model, body, betas: vertexBetas(header, source.anthropic_beta) };
+}
