@@ -7,7 +7,7 @@
  * modelgate by model id (its routes), Portkey by its custom-host header.
  */
 import { smallChat, smallMessages, smallResponses } from './payloads.mjs';
-import { CHAT_STREAM, ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD, RESPONSES_STREAM_END } from './wire-bodies.mjs';
+import { CHAT_STREAM, ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD, MESSAGES_STREAM, RESPONSES_STREAM_END } from './wire-bodies.mjs';
 
 const KEY = 'sk-bench';
 
@@ -65,6 +65,15 @@ export const SCENARIOS = {
   'stream-50-translated': {
     label: 'chat stream, 50 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-opus-4-6', prefix: '/sse/50/0', end: CHAT_STREAM.endMarker,
     body: () => smallChat('vendora-opus-4-6', { stream: true }),
+  },
+  // A messages stream relayed as it is (messages upstream, SSE), and the same stream from Bedrock (event stream decoded, SigV4 per request).
+  'messages-stream-50': {
+    label: 'messages stream, 50 events', type: 'stream', endpoint: 'messages', model: 'vendora-opus-4-6', prefix: '/sse/50/0', end: MESSAGES_STREAM.endMarker,
+    body: () => smallMessages('vendora-opus-4-6', { stream: true }),
+  },
+  'bedrock-stream-50': {
+    label: 'messages stream, 50 events, Bedrock upstream', type: 'stream', endpoint: 'messages', model: 'vendora-sonnet-4-5', prefix: '', end: MESSAGES_STREAM.endMarker,
+    body: () => smallMessages('vendora-sonnet-4-5', { stream: true }),
   },
   'stream-5000-translated': {
     label: 'chat stream, 5,000 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-haiku-4-5', prefix: '/sse/5000/0', end: CHAT_STREAM.endMarker,

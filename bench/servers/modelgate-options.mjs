@@ -11,11 +11,12 @@
  *   vendora-sonnet-4-6   messages upstream, JSON answer (messages passthrough; chat → translated)
  *   vendora-opus-4-6     messages upstream, fast stream of 50 events (chat → translated)
  *   vendora-haiku-4-5    messages upstream, fast stream of 5,000 events (chat → translated)
+ *   vendora-sonnet-4-5   Bedrock upstream (SigV4, example credentials) as `bench-bedrock-s50`: event stream of 50 events
  *
  * `BENCH_LIMITS=memory|redis` adds limits that admit every request (requests
  * per minute and concurrent calls per key), in memory or in the Redis at `REDIS_URL`.
  */
-import { messagesUpstream, openAICompatible, redisLimitStore } from '../../dist/index.js';
+import { bedrockUpstream, messagesUpstream, openAICompatible, redisLimitStore } from '../../dist/index.js';
 import { ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD } from '../lib/wire-bodies.mjs';
 
 const LIMIT_RULES = [{ requests: { limit: 1e12 }, concurrent: 1e9 }];
@@ -34,10 +35,14 @@ export const BENCH_KEY = 'sk-bench';
 export const STREAM_SIZES = [50, 5000];
 export const SLOW_SIZES = [3, 30, 50];
 export const TRANSLATED_STREAMS = { 'vendora-opus-4-6': 50, 'vendora-haiku-4-5': 5000 };
+export const BEDROCK_STREAMS = { 'vendora-sonnet-4-5': 50 };
+// AWS's documentation example keys: the stub does not check signatures, the signing is what is measured.
+const BEDROCK_CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 
 export function gatewayOptions(stub = process.env.STUB) {
   const chat = (prefix) => openAICompatible({ baseURL: `${stub}${prefix}/v1`, apiKey: 'sk-upstream', name: 'stub-chat' });
   const messages = (prefix) => messagesUpstream({ baseURL: `${stub}${prefix}`, apiKey: 'sk-upstream', name: 'stub-messages' });
+  const bedrock = bedrockUpstream({ region: 'us-east-1', endpoint: stub, credentials: BEDROCK_CREDENTIALS, name: 'stub-bedrock' });
   const routes = [
     { match: 'gpt-bench', upstream: chat('') },
     ...STREAM_SIZES.map((n) => ({ match: `gpt-bench-s${n}`, upstream: chat(`/sse/${n}/0`) })),
@@ -46,6 +51,7 @@ export function gatewayOptions(stub = process.env.STUB) {
     { match: 'gpt-bench-endless-unread', upstream: chat(`/sse/${ENDLESS_EVENTS_UNREAD}/0`) },
     { match: 'vendora-sonnet-4-6', upstream: messages('') },
     ...Object.entries(TRANSLATED_STREAMS).map(([model, n]) => ({ match: model, upstream: messages(`/sse/${n}/0`) })),
+    ...Object.entries(BEDROCK_STREAMS).map(([model, n]) => ({ match: model, upstream: bedrock, model: `bench-bedrock-s${n}` })),
   ];
   return { auth: { keys: [BENCH_KEY] }, routes, ...(limits ? { limits } : {}) };
 }

@@ -6,7 +6,7 @@
  *
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html
  */
-import type { SignatureV4 } from '@smithy/signature-v4';
+import type { SignatureV4, SignatureV4Init } from '@smithy/signature-v4';
 import type { Dispatcher } from 'undici';
 import { GatewayError, isGatewayError } from '../../errors.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
@@ -63,6 +63,16 @@ export interface BedrockUpstreamOptions {
 
 /** The SigV4 service name of the Bedrock runtime. */
 export const BEDROCK_SIGNING_SERVICE = 'bedrock';
+
+/**
+ * The SigV4 signer of {@link bedrockUpstream}: `node:crypto` SHA-256 and the
+ * path escaping of non-S3 services. Loads `@smithy/signature-v4` on first use.
+ *
+ * @internal
+ */
+export function createBedrockSigner(init: Pick<SignatureV4Init, 'service' | 'region' | 'credentials' | 'applyChecksum'>): Promise<SignatureV4> {
+  return import('@smithy/signature-v4').then(({ SignatureV4 }) => new SignatureV4({ ...init, sha256: Sha256 }));
+}
 
 /** `gen_ai.provider.name` of Bedrock (OpenTelemetry GenAI conventions). */
 export const BEDROCK_PROVIDER_NAME = 'aws.bedrock';
@@ -301,6 +311,6 @@ function resolveAuth(options: BedrockUpstreamOptions, remember: (values: readonl
   // Loaded on first use: apps that never call Bedrock do not pay for the signer at start-up.
   let signer: Promise<SignatureV4> | undefined;
   const load = (): Promise<SignatureV4> =>
-    (signer ??= import('@smithy/signature-v4').then(({ SignatureV4 }) => new SignatureV4({ service: BEDROCK_SIGNING_SERVICE, region: options.region, credentials, sha256: Sha256 })));
+    (signer ??= createBedrockSigner({ service: BEDROCK_SIGNING_SERVICE, region: options.region, credentials }));
   return { kind: 'sigv4', signer: load };
 }
