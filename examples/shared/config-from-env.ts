@@ -199,7 +199,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   let messages: Upstream;
   if (platform) {
     messages = platform.upstream;
-    notes.push(platform.note, 'Files (/v1/files): none, the platform has no Files API (requests answer 404 not_found_error).');
+    notes.push(platform.note, 'Files (/v1/files): none, the platform has no Files API (requests answer 404).');
   } else if (vendor) {
     messages = messagesUpstream({ ...vendor, name: 'anthropic' });
     notes.push(`The twelve vendora-* models → ${redactURL(vendor.baseURL)} (messages format; chat completions are translated). Files → the same upstream.`);

@@ -142,6 +142,7 @@ describe('examples/express/server.ts with MODELGATE_MESSAGES_UPSTREAM=bedrock an
   it('/v1/files answers 404 (no file store with a platform for the twelve)', async () => {
     const listed = await raw(example!, '/v1/files');
     expect(listed.status).toBe(404);
+    expect(listed.text).toContain('Files are not available on this gateway');
   });
 
   it('no credential in answers (headers and bodies, also errors) or in the output', async () => {
@@ -201,4 +202,23 @@ describe('examples/hono/server.ts with MODELGATE_MESSAGES_UPSTREAM=vertex', () =
     expectNoSecret(answer.text);
     expectNoSecret(example!.output());
   });
+});
+
+describe('examples with a cloud variable mistake', () => {
+  it('do not start: exit code 1 and one line naming the variable, without the secrets given', async () => {
+    const child = spawn(tsx, ['examples/koa/server.ts'], {
+      cwd: root,
+      env: cleanEnv({ PORT: '0', MODELGATE_MESSAGES_UPSTREAM: 'bedrock', AWS_ACCESS_KEY_ID: AWS.accessKeyId, AWS_SECRET_ACCESS_KEY: AWS.secretAccessKey }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual(['Not starting: MODELGATE_MESSAGES_UPSTREAM=bedrock needs AWS_REGION (e.g. us-east-1): the region of the Bedrock runtime.']);
+    expectNoSecret(stderr);
+  }, 30_000);
 });
