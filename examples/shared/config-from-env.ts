@@ -11,6 +11,11 @@
  * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT` | unset | Limits per key (see `limits-from-env.ts`) |
  * | `REDIS_URL` | unset | Redis for the limits and the stored responses of `/v1/responses`, shared by every instance (in memory otherwise) |
  * | `MODELGATE_ADAPT_THINKING` | unset | `1` (or `true`) turns on `adaptThinking`, for coding agents |
+ * | `MODELGATE_MESSAGES_UPSTREAM` | unset | `bedrock` or `vertex`: the twelve on that platform instead of `UPSTREAM_ANTHROPIC_*` (see `cloud-from-env.ts`) |
+ * | `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_BEARER_TOKEN_BEDROCK`, `AWS_ENDPOINT_URL_BEDROCK_RUNTIME` | unset | Bedrock: region (required), credentials (else the AWS chain), endpoint |
+ * | `ANTHROPIC_VERTEX_PROJECT_ID`, `CLOUD_ML_REGION`, `GOOGLE_OAUTH_ACCESS_TOKEN`, `ANTHROPIC_VERTEX_BASE_URL` | unset | Vertex: project and region (required), token (else Application Default Credentials), endpoint |
+ * | `MODELGATE_MODEL_MAP` | unset | JSON object: gateway model id → platform model id or inference profile, for the twelve |
+ * | `AZURE_OPENAI_ENDPOINT`, `AZURE_OPENAI_API_KEY`, `OPENAI_API_VERSION` | unset | Azure OpenAI for every other model instead of `UPSTREAM_OPENAI_*` (API version default `v1`) |
  *
  * An upstream family is configured when its base URL or its key is set; a
  * key alone uses the vendor's public base URL. With neither family set, the
@@ -43,6 +48,7 @@ import { redisFromEnv } from './redis-from-env.js';
 import { pointsAtOwnAddress } from './own-address.js';
 import { ConfigError } from './config-error.js';
 import { type UpstreamFamily, UPSTREAM_VARIABLES } from './upstream-variables.js';
+import { azureFromEnv, messagesPlatformFromEnv, modelMapFromEnv } from './cloud-from-env.js';
 
 export { ConfigError } from './config-error.js';
 export { UPSTREAM_VARIABLES } from './upstream-variables.js';
@@ -166,8 +172,18 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
 
   const chat = readUpstream(env, 'OPENAI', DEFAULT_OPENAI_BASE_URL, base);
   const vendor = readUpstream(env, 'ANTHROPIC', DEFAULT_ANTHROPIC_BASE_URL, base);
+  const platform = messagesPlatformFromEnv(env);
+  const azure = azureFromEnv(env);
+  if (platform && vendor) {
+    throw new ConfigError(`MODELGATE_MESSAGES_UPSTREAM=${platform.platform} and ${UPSTREAM_VARIABLES.ANTHROPIC.baseURL} / ${UPSTREAM_VARIABLES.ANTHROPIC.apiKey} both choose the upstream of the twelve: unset one of them.`);
+  }
+  if (azure && chat) {
+    throw new ConfigError(`AZURE_OPENAI_ENDPOINT and ${UPSTREAM_VARIABLES.OPENAI.baseURL} / ${UPSTREAM_VARIABLES.OPENAI.apiKey} both choose the upstream of the other models: unset one of them.`);
+  }
+  const modelMap = modelMapFromEnv(env, DEFAULT_CATALOG);
   const clientNotes = clientVariableNotes(env);
-  if (!chat && !vendor) {
+  if (!chat && !vendor && !platform && !azure) {
+    if (modelMap) throw new ConfigError('MODELGATE_MODEL_MAP renames the twelve for a platform: set MODELGATE_MESSAGES_UPSTREAM (or UPSTREAM_ANTHROPIC_*) too, or unset it.');
     return withLimits({
       ...base,
       options: { auth: { keys }, ...agentOptions },
@@ -181,7 +197,10 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   const simulated = () => (simulator ??= createSimulator());
 
   let messages: Upstream;
-  if (vendor) {
+  if (platform) {
+    messages = platform.upstream;
+    notes.push(platform.note, 'Files (/v1/files): none, the platform has no Files API (requests answer 404).');
+  } else if (vendor) {
     messages = messagesUpstream({ ...vendor, name: 'anthropic' });
     notes.push(`The twelve vendora-* models → ${redactURL(vendor.baseURL)} (messages format; chat completions are translated). Files → the same upstream.`);
   } else {
@@ -189,7 +208,10 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     notes.push(`${UPSTREAM_VARIABLES.ANTHROPIC.baseURL} / ${UPSTREAM_VARIABLES.ANTHROPIC.apiKey} not set: the twelve vendora-* models and /v1/files are served by a simulator.`);
   }
   let chatUpstream: Upstream;
-  if (chat) {
+  if (azure) {
+    chatUpstream = azure.upstream;
+    notes.push(azure.note);
+  } else if (chat) {
     chatUpstream = openAICompatible({ ...chat, name: 'openai' });
     notes.push(`Every other model → ${redactURL(chat.baseURL)} (chat-completions format).`);
   } else {
@@ -197,13 +219,14 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     notes.push(`${UPSTREAM_VARIABLES.OPENAI.baseURL} / ${UPSTREAM_VARIABLES.OPENAI.apiKey} not set: every other model is served by a simulator.`);
   }
 
+  if (modelMap) notes.push(`MODELGATE_MODEL_MAP: ${Object.entries(modelMap).map(([from, to]) => `${from} → ${to}`).join(', ')}.`);
   const routes: Route[] = [
-    { match: (model) => DEFAULT_CATALOG.has(model), upstream: messages },
+    { match: (model) => DEFAULT_CATALOG.has(model), upstream: messages, ...(modelMap ? { model: (model: string) => modelMap[model] ?? model } : {}) },
     { match: '*', upstream: chatUpstream },
   ];
   return withLimits({
     ...base,
-    options: { auth: { keys }, routes, files: vendor ? upstreamFileStore(messages) : simulated().files, ...agentOptions },
+    options: { auth: { keys }, routes, ...(platform ? {} : { files: vendor ? upstreamFileStore(messages) : simulated().files }), ...agentOptions },
     notes: [...notes, ...agentNotes],
   });
 }

@@ -79,7 +79,7 @@ export function formatStartup(options: { app: string; url: string; key: string; 
     'Official clients: set these where your CLIENT runs (its shell or .env), not in this server\'s environment:',
     `  ${OPENAI.clientBaseURL}=${url}/v1 ${OPENAI.clientApiKey}=${keyValue}`,
     `  ${ANTHROPIC.clientBaseURL}=${url} ${ANTHROPIC.clientApiKey}=${keyValue}`,
-    `  (this server reads its own upstreams from ${OPENAI.baseURL} / ${OPENAI.apiKey} and ${ANTHROPIC.baseURL} / ${ANTHROPIC.apiKey})`,
+    `  (this server reads its own upstreams from ${OPENAI.baseURL} / ${OPENAI.apiKey} and ${ANTHROPIC.baseURL} / ${ANTHROPIC.apiKey}, or MODELGATE_MESSAGES_UPSTREAM / AZURE_OPENAI_ENDPOINT)`,
     '',
     'Try it:',
     ...curlLines(url, shown).map((line) => `  ${line}`),
