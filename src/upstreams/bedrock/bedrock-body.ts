@@ -9,6 +9,7 @@
  * @internal
  */
 import { GatewayError } from '../../errors.js';
+import { betasOf, requestBodyObject } from '../request-body.js';
 import type { UpstreamCall } from '../upstream.js';
 
 /** The `anthropic_version` Bedrock requires in the body. */
@@ -37,28 +38,7 @@ export interface BedrockInvoke {
   body: Record<string, unknown>;
 }
 
-function parsedBody(call: UpstreamCall): Record<string, unknown> {
-  let body: unknown = call.body;
-  if (call.rawBody !== undefined) {
-    try {
-      body = JSON.parse(new TextDecoder().decode(call.rawBody));
-    } catch {
-      body = undefined;
-    }
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new GatewayError('INVALID_REQUEST', 'The request body must be a JSON object.');
-  }
-  return body as Record<string, unknown>;
-}
 
-/** The betas of the `anthropic-beta` header (comma-separated) and of a body's `anthropic_beta`, once each. */
-function betasOf(header: string | undefined, inBody: unknown): string[] {
-  const betas = new Set<string>();
-  if (Array.isArray(inBody)) for (const beta of inBody) if (typeof beta === 'string' && beta !== '') betas.add(beta);
-  for (const beta of (header ?? '').split(',')) if (beta.trim() !== '') betas.add(beta.trim());
-  return [...betas];
-}
 
 /**
  * The InvokeModel body of a `messages` (or `messages.count_tokens`) call.
@@ -66,7 +46,7 @@ function betasOf(header: string | undefined, inBody: unknown): string[] {
  * @throws GatewayError 400 when the body is not a JSON object with a `model`.
  */
 export function toBedrockInvoke(call: UpstreamCall): BedrockInvoke {
-  const source = parsedBody(call);
+  const source = requestBodyObject(call);
   const modelId = source.model;
   if (typeof modelId !== 'string' || modelId === '') {
     throw new GatewayError('INVALID_REQUEST', '`model` is required: the Bedrock model id or inference profile.', { param: 'model' });

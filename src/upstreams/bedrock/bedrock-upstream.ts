@@ -12,6 +12,7 @@ import { GatewayError, isGatewayError } from '../../errors.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
 import { abortSourceOf } from '../abort-source.js';
 import { discardBody, readBody } from '../read-body.js';
+import { withoutFraming } from '../request-body.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { createRedactor, type Redactor } from '../../redact/redactor.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
@@ -131,12 +132,6 @@ function toExchange(call: UpstreamCall, name: string): Exchange {
     default:
       throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" (Amazon Bedrock) does not support ${call.operation}.`);
   }
-}
-
-function withoutFraming(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (name !== 'content-length' && name !== 'content-type') out[name] = value;
-  return out;
 }
 
 /**

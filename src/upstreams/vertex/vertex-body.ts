@@ -8,6 +8,7 @@
  * @internal
  */
 import { GatewayError } from '../../errors.js';
+import { betasOf, requestBodyObject } from '../request-body.js';
 import type { UpstreamCall } from '../upstream.js';
 
 /** The `anthropic_version` Vertex AI requires in the body. */
@@ -38,28 +39,7 @@ export interface VertexRequest {
   betas: string[];
 }
 
-function parsedBody(call: UpstreamCall): Record<string, unknown> {
-  let body: unknown = call.body;
-  if (call.rawBody !== undefined) {
-    try {
-      body = JSON.parse(new TextDecoder().decode(call.rawBody));
-    } catch {
-      body = undefined;
-    }
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new GatewayError('INVALID_REQUEST', 'The request body must be a JSON object.');
-  }
-  return body as Record<string, unknown>;
-}
 
-/** The betas of the `anthropic-beta` header (comma-separated) and of a body's `anthropic_beta`, once each, that Vertex knows. */
-function vertexBetas(header: string | undefined, inBody: unknown): string[] {
-  const betas = new Set<string>();
-  for (const beta of (header ?? '').split(',')) if (ALLOWED_BETAS.has(beta.trim())) betas.add(beta.trim());
-  if (Array.isArray(inBody)) for (const beta of inBody) if (typeof beta === 'string' && ALLOWED_BETAS.has(beta)) betas.add(beta);
-  return [...betas];
-}
 
 /**
  * The `rawPredict` request of a `messages` or `messages.count_tokens` call.
@@ -67,7 +47,7 @@ function vertexBetas(header: string | undefined, inBody: unknown): string[] {
  * @throws GatewayError 400 when the body is not a JSON object with a `model`.
  */
 export function toVertexRequest(call: UpstreamCall): VertexRequest {
-  const source = parsedBody(call);
+  const source = requestBodyObject(call);
   const model = source.model;
   if (typeof model !== 'string' || model === '') {
     throw new GatewayError('INVALID_REQUEST', '`model` is required: the Vertex AI model id (claude-sonnet-4-5@20250929).', { param: 'model' });
@@ -77,5 +57,5 @@ export function toVertexRequest(call: UpstreamCall): VertexRequest {
   // count-tokens serves every model at one path: the model goes in its body.
   if (call.operation === 'messages.count_tokens') body.model = model;
   const header = Object.entries(call.headers).find(([name]) => name.toLowerCase() === 'anthropic-beta')?.[1];
-  return { model, body, betas: vertexBetas(header, source.anthropic_beta) };
+  return { model, body, betas: betasOf(header, source.anthropic_beta).filter((beta) => ALLOWED_BETAS.has(beta)) };
 }

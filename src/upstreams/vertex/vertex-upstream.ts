@@ -18,6 +18,7 @@ import { abortSourceOf } from '../abort-source.js';
 import { errorResponse } from '../bedrock/bedrock-errors.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
 import { discardBody, readBody } from '../read-body.js';
+import { withoutFraming } from '../request-body.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { cachedToken, defaultGoogleAuth, GOOGLE_AUTH_PACKAGE, type GoogleAuthLike, googleAuthProvider, hasGoogleAuth, tokenError, type VertexTokenProvider } from './vertex-auth.js';
 import { toVertexRequest } from './vertex-body.js';
@@ -63,12 +64,6 @@ const KEPT_TOKENS = 4;
 
 /** Caller headers sent on to Vertex: the hop mark and trace context; betas are filtered apart. */
 const FORWARDED = new Set(['via', 'traceparent', 'tracestate']);
-
-function withoutFraming(headers: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (name !== 'content-length' && name !== 'content-type') out[name] = value;
-  return out;
-}
 
 /**
  * Creates an upstream for the vendor's models on Vertex AI. The route's

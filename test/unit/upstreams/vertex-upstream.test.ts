@@ -71,7 +71,7 @@ describe('vertexUpstream against a Vertex AI stub', () => {
     expect(response.status).toBe(200);
     await text(response);
     expect(stub.requests[0]?.problem).toBeUndefined();
-    expect(stub.requests[0]?.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14,context-1m-2025-08-07');
+    expect(stub.requests[0]?.headers['anthropic-beta']?.split(',').sort()).toEqual(['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14']);
     expect(JSON.parse(stub.requests[0]!.body).anthropic_beta).toBeUndefined();
   });
 
