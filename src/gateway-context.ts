@@ -10,7 +10,7 @@ import { type Endpoint, matchEndpoint } from './match-endpoint.js';
 import type { ModelEntry } from './models/catalog.js';
 import type { RequestObservation } from './observability/request-observation.js';
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
-import type { ResolvedRoute } from './upstreams/routes.js';
+import type { ResolvedRoute } from './routing/routes.js';
 import type { ViaHops } from './upstreams/via-hops.js';
 import type { TokenUsage } from './usage.js';
 

@@ -9,9 +9,9 @@ import type { Catalog } from './models/catalog.js';
 import type { ObservabilityOptions } from './observability/options.js';
 import type { ResponseStore } from './responses/response-store.js';
 import type { ResponsesOptions } from './responses/responses-options.js';
-import type { ReasoningBudgets } from './translate/map-reasoning-effort.js';
+import type { ReasoningBudgets } from './models/thinking-budgets.js';
 import type { GatewayRequest } from './types.js';
-import type { Route } from './upstreams/routes.js';
+import type { Route } from './routing/routes.js';
 import type { UsageRecord } from './usage.js';
 
 /** Observability (`openTelemetry`, `prometheus`, `logger`) is documented on {@link ObservabilityOptions}. */

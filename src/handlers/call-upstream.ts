@@ -13,23 +13,15 @@ import { readUpstreamError } from '../upstreams/read-upstream-error.js';
 import type { Redactor } from '../redact/redactor.js';
 import { requestRedactor } from '../redact/gateway-redactor.js';
 import { isRelayedResponseHeader } from '../upstreams/response-headers.js';
-import type { RouteTarget } from '../upstreams/routes.js';
+import type { RouteTarget } from '../routing/routes.js';
+import type { CallPlan } from '../upstreams/call-plan.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
 import { forwardHeaders } from '../upstreams/forward-headers.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from './request-deadline.js';
-import { type AbortSource, abortSourceOf, AbortTrigger, LightSignalHolder } from '../upstreams/abort-source.js';
 
-/** What to send to one target. */
-export interface CallPlan {
-  target: RouteTarget;
-  operation: UpstreamOperation;
-  /** JSON body; ignored when `rawBody` is set. */
-  body?: unknown;
-  /** The caller's bytes, when they pass through unchanged. */
-  rawBody?: Uint8Array;
-  stream: boolean;
-}
+export type { CallPlan } from '../upstreams/call-plan.js';
+import { type AbortSource, abortSourceOf, AbortTrigger, LightSignalHolder } from '../signals/abort-source.js';
 
 /**
  * The call handed to an upstream. Its `signal`, the deadline's `AbortSignal`, is made only for

@@ -13,7 +13,7 @@ import { chatToMessagesRequest } from '../translate/chat-to-messages-request.js'
 import { messagesToChatResponse } from '../translate/messages-to-chat-response.js';
 import { createMessagesToChatStream } from '../translate/messages-to-chat-stream.js';
 import type { GatewayResponse } from '../types.js';
-import type { RouteTarget } from '../upstreams/routes.js';
+import type { RouteTarget } from '../routing/routes.js';
 import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
 import { requestTimeoutOf } from './request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';

@@ -9,10 +9,10 @@ import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { adaptThinking } from '../models/adapt-thinking.js';
 import { enforceModelRules, type RuleInput, unknownModelError } from '../models/enforce-model-rules.js';
-import { DEFAULT_REASONING_BUDGETS } from '../translate/map-reasoning-effort.js';
+import { DEFAULT_REASONING_BUDGETS } from '../models/thinking-budgets.js';
 import { isOpenAIModelCall } from '../match-endpoint.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
-import { noRouteError, type Router } from '../upstreams/routes.js';
+import { noRouteError, type Router } from '../routing/routes.js';
 
 /** The rule view of a chat request: its `stop` read as stop sequences. */
 function chatRuleInput(body: Record<string, unknown>): RuleInput {

@@ -12,7 +12,7 @@ import { chatToMessagesResponse } from '../translate/chat-to-messages-response.j
 import { createChatToMessagesStream } from '../translate/chat-to-messages-stream.js';
 import { messagesToChatRequest } from '../translate/messages-to-chat-request.js';
 import type { GatewayResponse } from '../types.js';
-import type { RouteTarget } from '../upstreams/routes.js';
+import type { RouteTarget } from '../routing/routes.js';
 import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
 import { requestTimeoutOf } from './request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';

@@ -9,7 +9,7 @@ import type { GatewayContext } from '../gateway-context.js';
 import type { CallObservation } from '../observability/call-observation.js';
 import type { ResponseMeta } from '../observability/genai-attributes.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
-import type { RouteTarget } from '../upstreams/routes.js';
+import type { RouteTarget } from '../routing/routes.js';
 import type { TokenUsage, UsageRecord } from '../usage.js';
 
 export interface UsageOutcome {

@@ -21,7 +21,7 @@ import { createMessagesToResponsesStream } from '../translate/messages-to-respon
 import type { ResponseAnswerOptions } from '../translate/responses-output.js';
 import { lacksRequiredThinking } from '../translate/lacks-required-thinking.js';
 import type { GatewayResponse } from '../types.js';
-import type { RouteTarget } from '../upstreams/routes.js';
+import type { RouteTarget } from '../routing/routes.js';
 import { sendPlans, upstreamSignal } from './call-upstream.js';
 import { type ChatPlan, planChatCall } from './chat-completions.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';

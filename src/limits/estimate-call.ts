@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import type { ResolvedRoute } from '../upstreams/routes.js';
+import type { ResolvedRoute } from '../routing/routes.js';
 import type { CallEstimate } from './plan-limits.js';
 
 type Counters = typeof import('../tokens/count-tokens.js');

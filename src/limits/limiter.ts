@@ -19,7 +19,7 @@ import { memoryLimitStore } from './memory-limit-store.js';
 import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type PlanInput, planLimits } from './plan-limits.js';
 import { refusal } from './refusal.js';
 import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
-import { abortSourceOf } from '../upstreams/abort-source.js';
+import { abortSourceOf } from '../signals/abort-source.js';
 
 export interface Limiter {
   /** Runs `call` under the caller's limits (model-call endpoints only; others run as they are). */

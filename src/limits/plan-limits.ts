@@ -6,7 +6,7 @@
  * @internal
  */
 import { randomBytes } from 'node:crypto';
-import { globToRegExp } from '../upstreams/routes.js';
+import { globToRegExp } from '../models/model-matcher.js';
 import type { LimitCheck } from './limit-store.js';
 import type { LimitRule, ModelPrice, TokenCount } from './limit-options.js';
 

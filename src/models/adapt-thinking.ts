@@ -15,8 +15,8 @@
  *
  * Off by default: the thinking rules' errors stay the default behaviour.
  */
-import type { ReasoningBudgets, ReasoningEffort } from '../translate/map-reasoning-effort.js';
-import { MIN_THINKING_BUDGET } from '../translate/map-reasoning-effort.js';
+import type { ReasoningBudgets, ReasoningEffort } from './thinking-budgets.js';
+import { MIN_THINKING_BUDGET } from './thinking-budgets.js';
 import type { ModelEntry } from './catalog.js';
 
 /** Vendor effort names → budget levels; `max` is the top level. */

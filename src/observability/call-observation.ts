@@ -9,8 +9,8 @@
 import { performance } from 'node:perf_hooks';
 import type { GatewayError } from '../errors.js';
 import type { TokenUsage } from '../usage.js';
-import type { CallPlan } from '../handlers/call-upstream.js';
-import type { RouteTarget } from '../upstreams/routes.js';
+import type { CallPlan } from '../upstreams/call-plan.js';
+import type { RouteTarget } from '../routing/routes.js';
 import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
 import {
   addRequestParameters,

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { Catalog } from '../models/catalog.js';
-import type { Route, Router } from '../upstreams/routes.js';
+import type { Route, Router } from '../routing/routes.js';
 
 /** The label of a model id: undefined when it is counted as `other`. */
 export type ModelLabel = (model: string, route?: Route) => string | undefined;

@@ -18,7 +18,7 @@ import type { ModelLabel } from './model-label.js';
 import { observeBody } from './observe-body.js';
 import type { ObservabilitySignals } from './observability.js';
 import type { Span } from './otel-signals.js';
-import { type AbortSource, abortSourceOf } from '../upstreams/abort-source.js';
+import { type AbortSource, abortSourceOf } from '../signals/abort-source.js';
 
 /** Route templates of the endpoints (the span name's `http.route`). */
 const ROUTES: Record<string, string> = {

@@ -4,7 +4,7 @@
  * @internal
  */
 import { z } from 'zod';
-import type { FallbackTarget, ModelMatcher, ModelRename, Route } from '../upstreams/routes.js';
+import type { FallbackTarget, ModelMatcher, ModelRename, Route } from '../routing/routes.js';
 import { type Assert, either, flag, got, int, isObject, oneOf, optionsObject, type SameOptions } from './option-schemas.js';
 import { upstreamSchema } from './upstream-schema.js';
 

@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import type { Route } from '../upstreams/routes.js';
+import type { Route } from '../routing/routes.js';
 import type { Upstream } from '../upstreams/upstream.js';
 import { createRedactor, type Redactor } from './redactor.js';
 

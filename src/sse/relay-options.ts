@@ -6,7 +6,7 @@ import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
 import type { Redactor } from '../redact/redactor.js';
-import type { AbortSource } from '../upstreams/abort-source.js';
+import type { AbortSource } from '../signals/abort-source.js';
 
 /** Where `StreamTransform.pushRaw` writes: byte ranges, kept by reference until the relay's chunk is taken. */
 export interface SseByteSink {

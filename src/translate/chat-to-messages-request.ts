@@ -33,11 +33,8 @@ import { type MessagesRequest, type ThinkingConfig, thinkingConfigSchema } from 
 import { toCacheControl } from './convert-chat-content.js';
 import { convertChatMessages } from './convert-chat-messages.js';
 import { convertChatTools } from './convert-chat-tools.js';
-import {
-  DEFAULT_REASONING_BUDGETS,
-  type ReasoningBudgets,
-  mapReasoningEffort,
-} from './map-reasoning-effort.js';
+import { mapReasoningEffort } from './map-reasoning-effort.js';
+import { DEFAULT_REASONING_BUDGETS, type ReasoningBudgets } from '../models/thinking-budgets.js';
 import { type JsonMode, mapResponseFormat } from './map-response-format.js';
 import { createParamPolicy, invalidParam } from './param-policy.js';
 

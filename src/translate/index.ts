@@ -23,7 +23,7 @@ export {
   MIN_THINKING_BUDGET,
   type ReasoningBudgets,
   type ReasoningEffort,
-} from './map-reasoning-effort.js';
+} from '../models/thinking-budgets.js';
 export { JSON_OBJECT_INSTRUCTION, JSON_PREFILL, JSON_TOOL_NAME, type JsonMode } from './map-response-format.js';
 export type { SseEvent, StreamTransform, TextStreamTransform } from './stream-transform.js';
 export {

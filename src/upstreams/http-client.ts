@@ -9,7 +9,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamResponse } from './upstream.js';
 import { toNetworkError } from './network-error.js';
 import { type ChunkReader, readAllChunks, readChunks } from './read-chunks.js';
-import type { AbortSource } from './abort-source.js';
+import type { AbortSource } from '../signals/abort-source.js';
 
 /** Time-outs of one upstream, in milliseconds. */
 export interface UpstreamTimeouts {

@@ -8,7 +8,7 @@ import { GatewayError } from '../errors.js';
 import { isUnforwardableHeader } from './forward-headers.js';
 import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
 import { callerHeaders, requestBody } from './request-body.js';
-import { abortSourceOf } from './abort-source.js';
+import { abortSourceOf } from '../signals/abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import { messagesUpstreamOptionsSchema } from '../options/upstream-schema.js';

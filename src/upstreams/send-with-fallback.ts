@@ -8,8 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
 import { discardBody } from './read-body.js';
 import { retryAfterMs } from './retry-after.js';
-import type { AbortSource } from './abort-source.js';
-import type { RouteTarget } from './routes.js';
+import type { AbortSource } from '../signals/abort-source.js';
+import type { RouteTarget } from '../routing/routes.js';
 import type { UpstreamCall, UpstreamResponse } from './upstream.js';
 
 /** Options of {@link sendWithFallback}. */

@@ -13,7 +13,7 @@ import { createFetchHandler } from 'modelgate/fetch';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { AUTH, KEY } from '../helpers/e2e-fixtures.js';
 import { startStubUpstream, type StubUpstream } from '../helpers/stub-upstream.js';
-import { abortSourceOf } from '../../src/upstreams/abort-source.js';
+import { abortSourceOf } from '../../src/signals/abort-source.js';
 
 const URL_ = 'http://localhost:3000/v1/chat/completions';
 const user = [{ role: 'user', content: 'Hi' }];

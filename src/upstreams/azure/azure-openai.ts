@@ -10,7 +10,7 @@ import { assertOptions } from '../../options/parse-options.js';
 import { azureOpenAIOptionsSchema } from '../../options/azure-schema.js';
 import { createRedactor } from '../../redact/redactor.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
-import { abortSourceOf } from '../abort-source.js';
+import { abortSourceOf } from '../../signals/abort-source.js';
 import { isUnforwardableHeader } from '../forward-headers.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
 import { callerHeaders } from '../request-body.js';

@@ -10,7 +10,7 @@ import type { SignatureV4, SignatureV4Init } from '@smithy/signature-v4';
 import type { Dispatcher } from 'undici';
 import { GatewayError, isGatewayError } from '../../errors.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
-import { abortSourceOf } from '../abort-source.js';
+import { abortSourceOf } from '../../signals/abort-source.js';
 import { discardBody, readBody } from '../read-body.js';
 import { withoutFraming } from '../request-body.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';

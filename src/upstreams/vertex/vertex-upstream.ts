@@ -14,7 +14,7 @@ import { assertOptions } from '../../options/parse-options.js';
 import { vertexUpstreamOptionsSchema } from '../../options/vertex-upstream-schema.js';
 import { createRedactor, type Redactor } from '../../redact/redactor.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
-import { abortSourceOf } from '../abort-source.js';
+import { abortSourceOf } from '../../signals/abort-source.js';
 import { errorResponse } from '../bedrock/bedrock-errors.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
 import { discardBody, readBody } from '../read-body.js';

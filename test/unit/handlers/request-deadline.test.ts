@@ -104,7 +104,7 @@ describe('startDeadline', () => {
 
 describe('AbortTrigger (the light client abort of the node:http adapter)', () => {
   it('aborts once with an AbortError by default; its signal, made before or after, follows it', async () => {
-    const { AbortTrigger, signalOf } = await import('../../../src/upstreams/abort-source.js');
+    const { AbortTrigger, signalOf } = await import('../../../src/signals/abort-source.js');
     const before = new AbortTrigger();
     const early = before.signal;
     let calls = 0;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { adaptThinking } from '../../../src/models/adapt-thinking.js';
 import { DEFAULT_CATALOG, type ModelEntry } from '../../../src/models/catalog.js';
-import { DEFAULT_REASONING_BUDGETS } from '../../../src/translate/map-reasoning-effort.js';
+import { DEFAULT_REASONING_BUDGETS } from '../../../src/models/thinking-budgets.js';
 import { SPEC_MATRIX } from './spec-matrix.js';
 
 function entryOf(id: string): ModelEntry {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG } from '../../../src/models/catalog.js';
 import { createModelLabel, routeLabel } from '../../../src/observability/model-label.js';
-import { createRouter, type Route } from '../../../src/upstreams/routes.js';
+import { createRouter, type Route } from '../../../src/routing/routes.js';
 import type { Upstream } from '../../../src/upstreams/upstream.js';
 
 const upstream: Upstream = { name: 'u', format: 'chat', send: () => Promise.reject(new Error('not used')) };

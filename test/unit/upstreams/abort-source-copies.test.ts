@@ -18,7 +18,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { AUTH, KEY } from '../../helpers/e2e-fixtures.js';
-import { abortSourceOf, signalOf } from '../../../src/upstreams/abort-source.js';
+import { abortSourceOf, signalOf } from '../../../src/signals/abort-source.js';
 
 /** The signal the gateway obeys for `target` (a caller's own signal is listened to through its fan-out). */
 const obeyedSignal = (target: { readonly signal: AbortSignal }): AbortSignal => signalOf(abortSourceOf(target));

@@ -5,7 +5,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
-import { abortSourceOf, signalOf } from '../../../src/upstreams/abort-source.js';
+import { abortSourceOf, signalOf } from '../../../src/signals/abort-source.js';
 
 const holder = (signal: AbortSignal) => ({ signal });
 

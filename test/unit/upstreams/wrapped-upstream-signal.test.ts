@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createGateway, openAICompatible, type Upstream, type UpstreamCall } from 'modelgate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toGatewayRequest } from '../../../adapters/node-request.js';
-import { abortSourceOf, signalOf } from '../../../src/upstreams/abort-source.js';
+import { abortSourceOf, signalOf } from '../../../src/signals/abort-source.js';
 
 /** The signal the gateway obeys for `target` (a caller's own signal is listened to through its fan-out). */
 const obeyedSignal = (target: { readonly signal: AbortSignal }): AbortSignal => signalOf(abortSourceOf(target));

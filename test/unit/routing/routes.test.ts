@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderError } from '../../../src/render-error.js';
-import { createRouter, globToRegExp } from '../../../src/upstreams/routes.js';
+import { createRouter } from '../../../src/routing/routes.js';
+import { globToRegExp } from '../../../src/models/model-matcher.js';
 import type { Upstream } from '../../../src/upstreams/upstream.js';
 
 const fake = (name: string, format: 'chat' | 'messages' = 'chat'): Upstream => ({

@@ -4,10 +4,10 @@
  */
 import { GatewayError } from '../errors.js';
 import type { ClientAbortPolicy } from '../sse/relay-stream.js';
-import type { Upstream } from './upstream.js';
+import type { Upstream } from '../upstreams/upstream.js';
+import { compileMatcher, type ModelMatcher } from '../models/model-matcher.js';
 
-/** Matches a requested model id: exact id or glob (`*` any run, `?` one character), regular expression, or predicate. */
-export type ModelMatcher = string | RegExp | ((model: string) => boolean);
+export type { ModelMatcher } from '../models/model-matcher.js';
 
 /** The upstream's id for a model: a fixed id, or a function of the requested id. */
 export type ModelRename = string | ((model: string) => string);
@@ -60,26 +60,6 @@ export interface Router {
   resolve(model: string): ResolvedRoute | undefined;
   /** Like `resolve`, but throws the 404 `MODEL_NOT_FOUND` error when no route matches. */
   resolveOrThrow(model: string): ResolvedRoute;
-}
-
-const REGEXP_SPECIALS = /[.+^${}()|[\]\\]/g;
-
-/** Compiles a glob (`*`, `?`) to an anchored regular expression. @internal */
-export function globToRegExp(glob: string): RegExp {
-  const source = glob.replace(REGEXP_SPECIALS, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${source}$`, 's');
-}
-
-function compileMatcher(match: ModelMatcher): (model: string) => boolean {
-  if (typeof match === 'function') return match;
-  if (match instanceof RegExp) {
-    // Without g/y, `test` keeps no `lastIndex` state between calls.
-    const re = new RegExp(match.source, match.flags.replace(/[gy]/g, ''));
-    return (model) => re.test(model);
-  }
-  if (!/[*?]/.test(match)) return (model) => model === match;
-  const re = globToRegExp(match);
-  return (model) => re.test(model);
 }
 
 function rename(model: string, how: ModelRename | undefined): string {

@@ -1,0 +1,17 @@
+/**
+ * What the gateway sends to one target of a route: the plan the handlers
+ * build and observability describes.
+ */
+import type { RouteTarget } from '../routing/routes.js';
+import type { UpstreamOperation } from './upstream.js';
+
+/** What to send to one target. */
+export interface CallPlan {
+  target: RouteTarget;
+  operation: UpstreamOperation;
+  /** JSON body; ignored when `rawBody` is set. */
+  body?: unknown;
+  /** The caller's bytes, when they pass through unchanged. */
+  rawBody?: Uint8Array;
+  stream: boolean;
+}
