@@ -105,6 +105,8 @@ export async function sendPlans<P extends CallPlan>(
     observation?.failed();
     throw error;
   }
+  // What the upstream that answered left out of the call, for the caller (`x-modelgate-warnings`).
+  if (result.response.warnings) for (const warning of result.response.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
   const sent: SentCall<P> = { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now(), deadline };
   if (observation) sent.observation = observation;
   return sent;

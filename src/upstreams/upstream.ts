@@ -58,6 +58,12 @@ export interface UpstreamResponse {
   headers: Record<string, string>;
   /** The body bytes (JSON, SSE or file content) as they arrive. */
   body: AsyncIterable<Uint8Array>;
+  /**
+   * Notes for the caller about the call as sent (a beta or field the
+   * platform does not take, left out): the gateway adds them to the
+   * response's `x-modelgate-warnings`. Optional.
+   */
+  warnings?: readonly string[];
 }
 
 /** Anything that answers upstream calls in one wire format. */

@@ -289,3 +289,41 @@ describe('the one deadline', () => {
     }
   });
 });
+
+// The official clients through other mounts than the node handler: Express 5 (a framework's router and
+// its response object) and Hono (the fetch handler: WHATWG Request/Response at the edge).
+describe.each(['express5', 'hono'] as const)('Azure OpenAI through the gateway mounted on %s', (mount) => {
+  let mounted: StartedApp;
+
+  beforeAll(async () => {
+    const byKey = azureOpenAI({ endpoint: stub.endpoint, apiKey: AZURE_KEY, apiVersion: '2024-10-21', deployment: { 'gpt-4o': 'gpt4o-prod' }, name: 'azure' });
+    mounted = await startApp(mount, { auth: { keys: [KEY] }, routes: [{ match: 'gpt-4o', upstream: byKey, serveMessages: true }] });
+  });
+  afterAll(async () => {
+    await mounted.close();
+  });
+
+  it('openai client, streamed and not: Azure’s deployment URL and api-key, its odd chunks passed', async () => {
+    const client = openAIClient(mounted.url);
+    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: say('Hello') });
+    expect(completion.choices[0]?.message.content).toBe('Hello from Azure.');
+    const final = await client.chat.completions.stream({ model: 'gpt-4o', messages: say('Hello'), stream_options: { include_usage: true } }).finalChatCompletion();
+    expect(final.choices[0]?.message.content).toBe('Hello from Azure.');
+    expect(final.choices[0]?.finish_reason).toBe('stop');
+    expect(final.usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 4 });
+    expect(stub.requests.map((request) => request.url)).toEqual(Array(2).fill('/openai/deployments/gpt4o-prod/chat/completions?api-version=2024-10-21'));
+    expect(stub.requests.every((request) => request.headers['api-key'] === AZURE_KEY)).toBe(true);
+  });
+
+  it('messages client, streamed and not, translated to and from chat completions; the output filter is a refusal', async () => {
+    const client = anthropicClient(mounted.url);
+    const message = await client.messages.create({ model: 'gpt-4o', max_tokens: 100, messages: say('Hello') });
+    expect(message.content).toEqual([{ type: 'text', text: 'Hello from Azure.' }]);
+    const streamed = await client.messages.stream({ model: 'gpt-4o', max_tokens: 100, messages: say('Hello') }).finalMessage();
+    expect(streamed.content).toEqual([{ type: 'text', text: 'Hello from Azure.' }]);
+    expect(streamed.stop_reason).toBe('end_turn');
+    expect(streamed.usage.output_tokens).toBe(4);
+    const refused = await client.messages.stream({ model: 'gpt-4o', max_tokens: 100, messages: say('violent') }).finalMessage();
+    expect(refused.stop_reason).toBe('refusal');
+  });
+});

@@ -240,3 +240,51 @@ describe('Bedrock and the gateway’s configuration', () => {
     }
   });
 });
+
+// The official clients through other mounts than the node handler: Express 5 (a framework's router and
+// its response object) and Hono (the fetch handler: WHATWG Request/Response at the edge).
+describe.each(['express5', 'hono'] as const)('Bedrock through the gateway mounted on %s', (mount) => {
+  let bedrock: BedrockStub;
+  let app: StartedApp;
+
+  beforeAll(async () => {
+    bedrock = await startBedrockStub({ credentials: [KEYS] });
+    const aws = bedrockUpstream({ region: REGION, endpoint: bedrock.url, credentials: KEYS, name: 'bedrock' });
+    app = await startApp(mount, { auth: AUTH, routes: [{ match: 'vendora-sonnet-4-6', upstream: aws, model: SONNET, retries: 0 }] });
+  });
+  afterAll(async () => {
+    await app.close();
+    await bedrock.close();
+  });
+
+  const lastBody = () => JSON.parse(bedrock.requests.at(-1)!.body) as { anthropic_beta?: string[] };
+  const betas = { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,files-api-2025-04-14' } };
+  const dropped = 'anthropic-beta files-api-2025-04-14 is not available on Amazon Bedrock; not sent';
+
+  it('messages client, streamed and not; a beta Bedrock does not know is left out and reported in x-modelgate-warnings', async () => {
+    const client = anthropicClient(app.url);
+    const whole = await client.messages.create({ model: 'vendora-sonnet-4-6', max_tokens: 64, messages: user('Hello Bedrock') }, betas).withResponse();
+    expect(whole.data.content[0]?.type === 'text' && whole.data.content[0].text).toBe('Bedrock says: Hello Bedrock');
+    expect(whole.response.headers.get('x-modelgate-warnings')).toBe(dropped);
+    expect(lastBody().anthropic_beta).toEqual(['interleaved-thinking-2025-05-14']);
+    const stream = client.messages.stream({ model: 'vendora-sonnet-4-6', max_tokens: 64, messages: user('Stream please') }, betas);
+    const { response } = await stream.withResponse();
+    const final = await stream.finalMessage();
+    expect(final.content[0]?.type === 'text' && final.content[0].text).toBe('Bedrock says: Stream please');
+    expect(final.stop_reason).toBe('end_turn');
+    expect(response.headers.get('x-modelgate-warnings')).toBe(dropped);
+    expect(bedrock.requests.at(-1)!.url).toMatch(/invoke-with-response-stream$/);
+    expect(lastBody().anthropic_beta).toEqual(['interleaved-thinking-2025-05-14']);
+    expect(bedrock.requests.every((request) => request.authProblem === undefined)).toBe(true);
+  });
+
+  it('chat client, streamed and not, translated to and from the messages format', async () => {
+    const openai = openAIClient(app.url);
+    const completion = await openai.chat.completions.create({ model: 'vendora-sonnet-4-6', max_tokens: 64, messages: user('Chat here') });
+    expect(completion.choices[0]?.message.content).toBe('Bedrock says: Chat here');
+    const streamed = await openai.chat.completions.stream({ model: 'vendora-sonnet-4-6', max_tokens: 64, messages: user('Chat stream') }).finalChatCompletion();
+    expect(streamed.choices[0]?.message.content).toBe('Bedrock says: Chat stream');
+    expect(streamed.choices[0]?.finish_reason).toBe('stop');
+    expect(bedrock.requests.every((request) => request.authProblem === undefined)).toBe(true);
+  });
+});

@@ -240,3 +240,52 @@ describe('Vertex AI and the gateway’s configuration', () => {
     }
   });
 });
+
+// The official clients through other mounts than the node handler: Express 5 (a framework's router and
+// its response object) and Hono (the fetch handler: WHATWG Request/Response at the edge).
+describe.each(['express5', 'hono'] as const)('Vertex AI through the gateway mounted on %s', (mount) => {
+  let vertex: VertexStub;
+  let app: StartedApp;
+
+  beforeAll(async () => {
+    vertex = await startVertexStub({ tokens: [TOKEN] });
+    const gcp = vertexUpstream({ projectId: PROJECT, region: LOCATION, baseURL: vertex.baseURL, accessToken: TOKEN, name: 'vertex' });
+    app = await startApp(mount, { auth: AUTH, routes: [{ match: 'vendora-sonnet-4-5', upstream: gcp, model: SONNET, retries: 0 }] });
+  });
+  afterAll(async () => {
+    await app.close();
+    await vertex.close();
+  });
+
+  const last = () => vertex.requests.at(-1)!;
+  const betas = { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,some-new-beta-2099-01-01' } };
+  const dropped = 'anthropic-beta some-new-beta-2099-01-01 is not available on Google Vertex AI; not sent';
+
+  it('messages client, streamed and not; a beta Vertex does not know is left out and reported in x-modelgate-warnings', async () => {
+    const client = anthropicClient(app.url);
+    const whole = await client.messages.create({ model: 'vendora-sonnet-4-5', max_tokens: 64, messages: user('Hello Vertex') }, betas).withResponse();
+    expect(whole.data.content[0]?.type === 'text' && whole.data.content[0].text).toBe('Vertex says: Hello Vertex');
+    expect(whole.response.headers.get('x-modelgate-warnings')).toBe(dropped);
+    expect(last().url).toBe(path(SONNET));
+    expect(last().headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    const stream = client.messages.stream({ model: 'vendora-sonnet-4-5', max_tokens: 64, messages: user('Stream please') }, betas);
+    const { response } = await stream.withResponse();
+    const final = await stream.finalMessage();
+    expect(final.content[0]?.type === 'text' && final.content[0].text).toBe('Vertex says: Stream please');
+    expect(final.stop_reason).toBe('end_turn');
+    expect(response.headers.get('x-modelgate-warnings')).toBe(dropped);
+    expect(last().url).toBe(path(SONNET, 'streamRawPredict'));
+    expect(last().headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    expect(vertex.requests.every((request) => request.problem === undefined)).toBe(true);
+  });
+
+  it('chat client, streamed and not, translated to and from the messages format', async () => {
+    const openai = openAIClient(app.url);
+    const completion = await openai.chat.completions.create({ model: 'vendora-sonnet-4-5', max_tokens: 64, messages: user('Chat here') });
+    expect(completion.choices[0]?.message.content).toBe('Vertex says: Chat here');
+    const streamed = await openai.chat.completions.stream({ model: 'vendora-sonnet-4-5', max_tokens: 64, messages: user('Chat stream') }).finalChatCompletion();
+    expect(streamed.choices[0]?.message.content).toBe('Vertex says: Chat stream');
+    expect(streamed.choices[0]?.finish_reason).toBe('stop');
+    expect(vertex.requests.every((request) => request.problem === undefined)).toBe(true);
+  });
+});

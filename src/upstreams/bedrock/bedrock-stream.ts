@@ -3,7 +3,9 @@
  * → the messages SSE text the relay already handles. Frames are cut from the
  * bytes as they arrive and decoded by the smithy codec, which checks both
  * CRCs; each `chunk` event carries one messages event, base64-encoded, which
- * goes out as `event: <type>` / `data: <json>`. An exception frame becomes
+ * goes out as `event: <type>` / `data: <json>`. The events of the frames one
+ * upstream read completes go out together, as one chunk (one socket write),
+ * as a passthrough relays the upstream's packets. An exception frame becomes
  * an SSE `error` event and ends the stream; a corrupt or oversized frame
  * fails it.
  *
@@ -35,25 +37,31 @@ function loadCodec(): Promise<EventStreamCodec> {
   return codec;
 }
 
-/** One decoded frame: a messages event's SSE text, or a failure the upstream reported. */
+/**
+ * What decoding yields: the SSE text of the messages events of consecutive
+ * frames (those one upstream read completed), or a failure the upstream
+ * reported.
+ */
 export type StreamItem = { kind: 'event'; sse: string } | { kind: 'exception'; exception: string; message: string };
 
 function corrupt(upstream: string, what: string): GatewayError {
   return new GatewayError('UPSTREAM_ERROR', `Upstream "${upstream}" sent a corrupt event stream: ${what}.`);
 }
 
-/** Whole frames out of the byte stream, however the bytes were split. */
-async function* framesOf(source: AsyncIterable<Uint8Array>, upstream: string): AsyncGenerator<Uint8Array, void, undefined> {
+/** The whole frames each read of the byte stream completes (none for a read inside a frame), however the bytes were split. */
+async function* framesOf(source: AsyncIterable<Uint8Array>, upstream: string): AsyncGenerator<Uint8Array[], void, undefined> {
   let pending: Uint8Array = new Uint8Array(0);
   for await (const chunk of source) {
     pending = pending.byteLength === 0 ? chunk : Buffer.concat([pending, chunk]);
+    const frames: Uint8Array[] = [];
     while (pending.byteLength >= 4) {
       const length = new DataView(pending.buffer, pending.byteOffset, 4).getUint32(0, false);
       if (length < FRAME_OVERHEAD || length > MAX_FRAME_BYTES) throw corrupt(upstream, `a frame length of ${length} bytes`);
       if (pending.byteLength < length) break;
-      yield pending.subarray(0, length);
+      frames.push(pending.subarray(0, length));
       pending = pending.subarray(length);
     }
+    if (frames.length > 0) yield frames;
   }
   if (pending.byteLength > 0) throw corrupt(upstream, 'it ended inside a frame');
 }
@@ -97,33 +105,63 @@ function chunkToSse(body: Uint8Array, upstream: string): string | undefined {
   return `event: ${type}\ndata: ${data}\n\n`;
 }
 
+/** One frame as an item: a `chunk` event's SSE text, an exception, or `undefined` for a frame of no interest. */
+function decodeFrame(decoder: EventStreamCodec, frame: Uint8Array, upstream: string): StreamItem | undefined {
+  let message: Message;
+  try {
+    message = decoder.decode(frame);
+  } catch (error) {
+    throw corrupt(upstream, error instanceof Error && /checksum/i.test(error.message) ? 'a frame failed its CRC check' : 'a frame could not be decoded');
+  }
+  const type = header(message, ':message-type');
+  if (type === 'event') {
+    if (header(message, ':event-type') !== 'chunk') return undefined;
+    const sse = chunkToSse(message.body, upstream);
+    return sse === undefined ? undefined : { kind: 'event', sse };
+  }
+  if (type === 'exception') {
+    const exception = header(message, ':exception-type') ?? 'internalServerException';
+    return { kind: 'exception', exception, message: payloadMessage(message.body) ?? exception };
+  }
+  if (type === 'error') {
+    const code = header(message, ':error-code') ?? 'internalServerException';
+    return { kind: 'exception', exception: code, message: header(message, ':error-message') ?? code };
+  }
+  return undefined;
+}
+
 /**
- * The decoded frames of `source`: messages events and exceptions, in order.
+ * The decoded frames of `source`: messages events (those of one read joined
+ * into one item) and exceptions, in order.
  *
  * @throws GatewayError 502 `UPSTREAM_ERROR` on a frame that fails its CRC,
- *   is cut short or is oversized, or a chunk that is not a messages event.
+ *   is cut short or is oversized, or a chunk that is not a messages event
+ *   (after the sound events before it).
  */
 export async function* decodeBedrockStream(source: AsyncIterable<Uint8Array>, upstream: string): AsyncGenerator<StreamItem, void, undefined> {
   const decoder = await loadCodec();
-  for await (const frame of framesOf(source, upstream)) {
-    let message: Message;
-    try {
-      message = decoder.decode(frame);
-    } catch (error) {
-      throw corrupt(upstream, error instanceof Error && /checksum/i.test(error.message) ? 'a frame failed its CRC check' : 'a frame could not be decoded');
+  for await (const frames of framesOf(source, upstream)) {
+    // The events of this read, joined: one chunk for the relay to write instead of one per event.
+    let sse = '';
+    for (const frame of frames) {
+      let item: StreamItem | undefined;
+      try {
+        item = decodeFrame(decoder, frame, upstream);
+      } catch (error) {
+        // The sound events before a bad frame still go out first, as they would in reads of their own.
+        if (sse !== '') yield { kind: 'event', sse };
+        throw error;
+      }
+      if (item === undefined) continue;
+      if (item.kind === 'event') {
+        sse += item.sse;
+        continue;
+      }
+      if (sse !== '') yield { kind: 'event', sse };
+      sse = '';
+      yield item;
     }
-    const type = header(message, ':message-type');
-    if (type === 'event') {
-      if (header(message, ':event-type') !== 'chunk') continue;
-      const sse = chunkToSse(message.body, upstream);
-      if (sse !== undefined) yield { kind: 'event', sse };
-    } else if (type === 'exception') {
-      const exception = header(message, ':exception-type') ?? 'internalServerException';
-      yield { kind: 'exception', exception, message: payloadMessage(message.body) ?? exception };
-    } else if (type === 'error') {
-      const code = header(message, ':error-code') ?? 'internalServerException';
-      yield { kind: 'exception', exception: code, message: header(message, ':error-message') ?? code };
-    }
+    if (sse !== '') yield { kind: 'event', sse };
   }
 }
 
@@ -136,7 +174,8 @@ export function exceptionToSse(item: Extract<StreamItem, { kind: 'exception' }>,
 /**
  * The SSE body of a stream whose first item is `first` (already read, to
  * turn an opening exception into an HTTP error): one chunk of SSE bytes per
- * item; an exception ends it after its error event. `destroy()` closes the
+ * item (the events of one upstream read); an exception ends it after its
+ * error event. `destroy()` closes the
  * upstream at once (the relay's abort).
  */
 export class BedrockSseBody implements AsyncIterable<Uint8Array> {

@@ -13,6 +13,7 @@ import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type Upst
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { discardBody, readBody } from '../read-body.js';
 import { withoutFraming } from '../request-body.js';
+import { withWarnings } from '../platform-request.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { createRedactor, type Redactor } from '../../redact/redactor.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
@@ -108,6 +109,8 @@ interface Exchange {
   path: string;
   body: string;
   accept: string;
+  /** What the body left out of the call (betas and fields Bedrock refuses). */
+  warnings: string[];
 }
 
 function toExchange(call: UpstreamCall, name: string): Exchange {
@@ -119,6 +122,7 @@ function toExchange(call: UpstreamCall, name: string): Exchange {
         path: `/model/${encodeURIComponent(invoke.modelId)}/${action}`,
         body: JSON.stringify(invoke.body),
         accept: call.stream ? 'application/vnd.amazon.eventstream' : 'application/json',
+        warnings: invoke.warnings,
       };
     }
     case 'messages.count_tokens': {
@@ -127,6 +131,7 @@ function toExchange(call: UpstreamCall, name: string): Exchange {
         path: `/model/${encodeURIComponent(foundationModelId(invoke.modelId))}/count-tokens`,
         body: JSON.stringify(countTokensBody(invoke)),
         accept: 'application/json',
+        warnings: invoke.warnings,
       };
     }
     default:
@@ -244,6 +249,12 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     return toMessagesError(response);
   }
 
+  function answer(call: UpstreamCall, response: UpstreamResponse): Promise<UpstreamResponse> {
+    if (call.operation === 'messages.count_tokens') return toCountResponse(response);
+    if (response.status < 200 || response.status >= 300) return toMessagesError(response);
+    return call.stream ? toSseResponse(response) : Promise.resolve(response);
+  }
+
   async function send(call: UpstreamCall): Promise<UpstreamResponse> {
     const exchange = toExchange(call, name);
     const headers: Record<string, string> = {};
@@ -256,9 +267,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     const signed = await authorize({ method: 'POST', path, headers, body: exchange.body });
     const response = await client.send({ method: 'POST', path: exchange.path, headers: signed, body: exchange.body, signal: abortSourceOf(call) });
     try {
-      if (call.operation === 'messages.count_tokens') return await toCountResponse(response);
-      if (response.status < 200 || response.status >= 300) return await toMessagesError(response);
-      return call.stream ? await toSseResponse(response) : response;
+      return withWarnings(await answer(call, response), exchange.warnings);
     } catch (error) {
       (response.body as { destroy?: () => void }).destroy?.();
       throw isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer that could not be read.`);

@@ -19,6 +19,7 @@ import { errorResponse } from '../bedrock/bedrock-errors.js';
 import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
 import { discardBody, readBody } from '../read-body.js';
 import { withoutFraming } from '../request-body.js';
+import { withWarnings } from '../platform-request.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { cachedToken, defaultGoogleAuth, GOOGLE_AUTH_PACKAGE, type GoogleAuthLike, googleAuthProvider, hasGoogleAuth, tokenError, type VertexTokenProvider } from './vertex-auth.js';
 import { toVertexRequest } from './vertex-body.js';
@@ -123,6 +124,12 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     return toMessagesError(response);
   }
 
+  function answer(call: UpstreamCall, response: UpstreamResponse): Promise<UpstreamResponse> {
+    if (call.operation === 'messages.count_tokens') return toCountResponse(response);
+    if (response.status < 200 || response.status >= 300) return toMessagesError(response);
+    return Promise.resolve(call.stream ? { ...response, body: new VertexSseBody(response.body, redact) } : response);
+  }
+
   async function send(call: UpstreamCall): Promise<UpstreamResponse> {
     if (call.operation !== 'messages' && call.operation !== 'messages.count_tokens') {
       throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" (Vertex AI) does not support ${call.operation}.`);
@@ -147,9 +154,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     headers.accept = call.stream ? 'text/event-stream' : 'application/json';
     const response = await client.send({ method: 'POST', path, headers, body: JSON.stringify(request.body), signal: abortSourceOf(call) });
     try {
-      if (call.operation === 'messages.count_tokens') return await toCountResponse(response);
-      if (response.status < 200 || response.status >= 300) return await toMessagesError(response);
-      return call.stream ? { ...response, body: new VertexSseBody(response.body, redact) } : response;
+      return withWarnings(await answer(call, response), request.warnings);
     } catch (error) {
       (response.body as { destroy?: () => void }).destroy?.();
       throw isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer that could not be read.`);

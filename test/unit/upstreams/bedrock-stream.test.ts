@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bedrockUpstream, isGatewayError, type Upstream, type UpstreamResponse } from 'modelgate';
 import { type BedrockStub, chunkFrame, exceptionFrame, framesOf, REGION, splitEvery, startBedrockStub, streamEvents } from '../../helpers/bedrock-stub.js';
+import { BedrockSseBody, decodeBedrockStream } from '../../../src/upstreams/bedrock/bedrock-stream.js';
 
 const KEYS = { accessKeyId: 'AKIDSTREAM000001', secretAccessKey: 'stream-secret-0123456789abcdef' };
 const MODEL = 'anthropic.claude-sonnet-4-6-v1:0';
@@ -111,5 +112,39 @@ describe('bedrockUpstream: the response stream as messages SSE', () => {
       .then(readAll)
       .catch((error: unknown) => error);
     expect(isGatewayError(failure) && failure.code).toBe('UPSTREAM_ERROR');
+  });
+});
+
+describe('decodeBedrockStream: the events of one upstream read go out as one chunk', () => {
+  async function* reads(...chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
+    for (const chunk of chunks) yield chunk;
+  }
+  const identity = (text: string): string => text;
+  async function bodyChunks(...chunks: Uint8Array[]): Promise<string[]> {
+    const items = decodeBedrockStream(reads(...chunks), 'bedrock');
+    const first = await items.next();
+    const out: string[] = [];
+    for await (const chunk of new BedrockSseBody(first.done ? undefined : first.value, items, identity, () => undefined)) out.push(Buffer.from(chunk).toString('utf8'));
+    return out;
+  }
+
+  it('all frames in one read: one chunk holding every event, in order', async () => {
+    expect(await bodyChunks(framesOf(EVENTS))).toEqual([sseOf(EVENTS)]);
+  });
+
+  it('frames split across reads: one chunk per read that completes frames, none for a read inside one', async () => {
+    const first = framesOf(EVENTS.slice(0, 3));
+    const second = framesOf(EVENTS.slice(3));
+    // The last 10 bytes of the first three frames arrive with the rest: that read completes four frames and more.
+    const cut = first.byteLength - 10;
+    const chunks = await bodyChunks(first.subarray(0, cut), Buffer.concat([first.subarray(cut), second.subarray(0, 5)]), second.subarray(5));
+    expect(chunks).toEqual([sseOf(EVENTS.slice(0, 2)), sseOf(EVENTS.slice(2, 3)), sseOf(EVENTS.slice(3))]);
+  });
+
+  it('an exception in the middle of a read: the events before it in one chunk, then its error event, then the end', async () => {
+    const chunks = await bodyChunks(Buffer.concat([framesOf(EVENTS.slice(0, 3)), exceptionFrame('modelStreamErrorException', 'The model stopped.'), framesOf(EVENTS.slice(3))]));
+    expect(chunks).toHaveLength(2);
+    expect(chunks[0]).toBe(sseOf(EVENTS.slice(0, 3)));
+    expect(chunks[1]).toMatch(/^event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"The model stopped\."\}/);
   });
 });

@@ -61,10 +61,61 @@ describe('bedrockUpstream against a Bedrock stub that verifies SigV4', () => {
     expect(JSON.parse(request!.body)).toEqual({
       anthropic_version: 'bedrock-2023-05-31',
       max_tokens: 64,
-      anthropic_beta: ['interleaved-thinking-2025-05-14', 'prompt-caching-2024-07-31'],
+      anthropic_beta: ['interleaved-thinking-2025-05-14'],
       system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
       messages: [{ role: 'user', content: 'Hi' }],
     });
+    // What Bedrock would refuse with a 400 for the whole request is left out, and the caller is told.
+    expect(response.warnings).toEqual([
+      '`service_tier` is not available on Amazon Bedrock; not sent',
+      'anthropic-beta prompt-caching-2024-07-31 is not available on Amazon Bedrock; not sent',
+    ]);
+  });
+
+  it('context_management goes only with a beta that enables it; cache_control.scope never goes, the caller’s body untouched', async () => {
+    const scoped = { type: 'ephemeral', scope: 'global' };
+    const body = {
+      model: PROFILE,
+      max_tokens: 16,
+      context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
+      system: [{ type: 'text', text: 'Shared prefix.', cache_control: scoped }],
+      tools: [{ name: 'lookup', input_schema: { type: 'object' }, cache_control: scoped }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: scoped }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'found', cache_control: scoped }] }] },
+      ],
+    };
+    const before = JSON.stringify(body);
+    const without = await upstream.send(call(body));
+    await text(without);
+    const sent = JSON.parse(stub.requests[0]!.body);
+    expect(sent.context_management).toBeUndefined();
+    expect(JSON.stringify(sent)).not.toContain('scope');
+    expect(sent.system[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(sent.tools[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(sent.messages[0].content[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(sent.messages[2].content[0].content[0].cache_control).toEqual({ type: 'ephemeral' });
+    expect(without.warnings).toEqual([
+      '`context_management` without the context-management-2025-06-27 or compact-2026-01-12 beta is not available on Amazon Bedrock; not sent',
+      'cache_control.scope is not available on Amazon Bedrock; not sent',
+    ]);
+    // The call's body may be sent again to a fallback: it is left as it came.
+    expect(JSON.stringify(body)).toBe(before);
+
+    const withBeta = await upstream.send(call(body, { headers: { 'anthropic-beta': 'context-management-2025-06-27' } }));
+    await text(withBeta);
+    const sentWithBeta = JSON.parse(stub.requests[1]!.body);
+    expect(sentWithBeta.context_management).toEqual(body.context_management);
+    expect(sentWithBeta.anthropic_beta).toEqual(['context-management-2025-06-27']);
+    expect(withBeta.warnings).toEqual(['cache_control.scope is not available on Amazon Bedrock; not sent']);
+  });
+
+  it('a call with nothing left out carries no warnings', async () => {
+    const response = await upstream.send(call({ model: PROFILE, max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] }, { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } }));
+    await text(response);
+    expect(response.warnings).toBeUndefined();
+    expect(JSON.parse(stub.requests[0]!.body).anthropic_beta).toEqual(['context-1m-2025-08-07']);
   });
 
   it('signs an ARN (its `/` and `:` encoded in one path segment)', async () => {

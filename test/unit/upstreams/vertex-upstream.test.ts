@@ -52,6 +52,7 @@ describe('vertexUpstream against a Vertex AI stub', () => {
     expect(request?.headers.via).toBe('1.1 modelgate-x');
     expect(request?.headers['x-api-key']).toBeUndefined();
     expect(JSON.parse(request!.body)).toEqual({ anthropic_version: 'vertex-2023-10-16', max_tokens: 8, stream: false, system: 'Be brief.', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(response.warnings).toEqual(['service_tier', 'output_config', 'container', 'mcp_servers', 'context_management'].map((name) => `\`${name}\` is not available on Google Vertex AI; not sent`));
   });
 
   it('streamRawPredict relays the plain messages SSE as it is', async () => {
@@ -73,6 +74,24 @@ describe('vertexUpstream against a Vertex AI stub', () => {
     expect(stub.requests[0]?.problem).toBeUndefined();
     expect(stub.requests[0]?.headers['anthropic-beta']?.split(',').sort()).toEqual(['context-1m-2025-08-07', 'interleaved-thinking-2025-05-14']);
     expect(JSON.parse(stub.requests[0]!.body).anthropic_beta).toBeUndefined();
+    // Left out, and reported to the caller.
+    expect(response.warnings).toEqual([
+      'anthropic-beta files-api-2025-04-14 is not available on Google Vertex AI; not sent',
+      'anthropic-beta made-up-beta-2099-01-01 is not available on Google Vertex AI; not sent',
+    ]);
+  });
+
+  it('cache_control.scope never goes to Vertex (the caller’s body untouched); a call with nothing left out carries no warnings', async () => {
+    const body = { ...hi, system: [{ type: 'text', text: 'Shared prefix.', cache_control: { type: 'ephemeral', scope: 'global' } }] };
+    const before = JSON.stringify(body);
+    const scoped = await upstream.send(call(body));
+    await text(scoped);
+    expect(JSON.parse(stub.requests[0]!.body).system).toEqual([{ type: 'text', text: 'Shared prefix.', cache_control: { type: 'ephemeral' } }]);
+    expect(scoped.warnings).toEqual(['cache_control.scope is not available on Google Vertex AI; not sent']);
+    expect(JSON.stringify(body)).toBe(before);
+    const plain = await upstream.send(call(hi, { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } }));
+    await text(plain);
+    expect(plain.warnings).toBeUndefined();
   });
 
   it.each([
