@@ -75,11 +75,38 @@ export interface HashedTarget {
   weight?: number;
 }
 
-/** A uniform number in (0, 1) from the key and the target's name. */
+/** Murmur3's finaliser: every input bit flips about half the output bits. */
+function mix32(value: number): number {
+  let h = value;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** FNV-1a of a target's stable name (its upstream's name and model id). */
+function nameHash(target: HashedTarget): number {
+  const text = `${target.upstream.name}\u0000${target.model}`;
+  let h = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) h = Math.imul(h ^ text.charCodeAt(index), 0x01000193);
+  return h >>> 0;
+}
+
+/** A uniform number in (0, 1) from the key (already a SHA-256 digest) and the target's name: two mixes, no hash per target. */
 function unitHash(key: Buffer, target: HashedTarget): number {
-  const digest = createHash('sha256').update(key).update(target.upstream.name).update('\u0000').update(target.model).digest();
-  // 48 bits, shifted off 0 and 1: the log below stays finite.
-  return (digest.readUIntBE(0, 6) + 0.5) / 2 ** 48;
+  const name = nameHash(target);
+  const high = mix32(key.readUInt32BE(0) ^ name);
+  const low = mix32(key.readUInt32BE(4) ^ mix32(name ^ 0x9e3779b9)) >>> 11;
+  // 53 bits, shifted off 0 and 1: the log below stays finite.
+  return (high * 2 ** 21 + low + 0.5) / 2 ** 53;
+}
+
+/** A target's rendezvous score for `key`: `-weight / ln(u)`, largest wins; a target of weight 0 never does. */
+export function rendezvousScore(key: Buffer, target: HashedTarget): number {
+  const weight = target.weight ?? 1;
+  return weight > 0 ? -weight / Math.log(unitHash(key, target)) : -Infinity;
 }
 
 /**
@@ -89,10 +116,7 @@ function unitHash(key: Buffer, target: HashedTarget): number {
  * moves only the keys it had.
  */
 export function rendezvousOrder<T extends HashedTarget>(key: Buffer, targets: readonly T[]): T[] {
-  const scored = targets.map((target) => {
-    const weight = target.weight ?? 1;
-    return { target, score: weight > 0 ? -weight / Math.log(unitHash(key, target)) : -Infinity };
-  });
+  const scored = targets.map((target) => ({ target, score: rendezvousScore(key, target) }));
   scored.sort((a, b) => b.score - a.score);
   return scored.map((entry) => entry.target);
 }

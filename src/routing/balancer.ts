@@ -21,8 +21,6 @@ export interface RoutingOptions {
   isAvailable?: (target: RouteTarget) => boolean;
   /** Uniform numbers in [0, 1) for the weighted choices. Default `Math.random`. */
   random?: () => number;
-  /** The figures the strategies read; one per gateway instance, shared by its routes. Default: the router's own. */
-  stats?: TargetStats;
 }
 
 /** How one route orders its deployments. */
@@ -37,12 +35,12 @@ export interface RouteBalancer {
 
 const ALWAYS = (): boolean => true;
 
-/** The balancer of `route`, sharing `options.stats` (or a fresh set of figures). */
-export function createBalancer(route: Route, options: RoutingOptions & { stats: TargetStats }): RouteBalancer {
+/** The balancer of `route`, reading and keeping `stats` (one set per router, shared by its routes). */
+export function createBalancer(route: Route, stats: TargetStats, options: RoutingOptions): RouteBalancer {
   return {
     strategy: route.strategy ?? 'weighted',
     affinity: affinityOptions(route.affinity),
-    stats: options.stats,
+    stats,
     random: options.random ?? Math.random,
     isAvailable: options.isAvailable ?? ALWAYS,
   };

@@ -71,10 +71,11 @@ export function orderTargets(route: ResolvedRoute, targets: readonly RouteTarget
 
   const key = balancer.affinity ? affinityKey(request.principalId ?? '', request.body, balancer.affinity.prefixMessages) : undefined;
   if (balancer.affinity && key !== undefined) {
-    const preferred = rendezvousOrder(key, own)[0];
-    const ordered = [...rendezvousOrder(key, available), ...rendezvousOrder(key, away), ...rest];
-    const affinity: AffinityOutcome = preferred !== undefined && away.includes(preferred) ? 'moved' : 'kept';
-    return { targets: ordered, decision: { strategy: balancer.strategy, affinity } };
+    const ordered = rendezvousOrder(key, own);
+    // The prefix's own target is away: it moves to the next one available.
+    const affinity: AffinityOutcome = away.length > 0 && away.includes(ordered[0]!) ? 'moved' : 'kept';
+    const targets = away.length === 0 ? ordered : [...ordered.filter((target) => !away.includes(target)), ...ordered.filter((target) => away.includes(target))];
+    return { targets: rest.length === 0 ? targets : [...targets, ...rest], decision: { strategy: balancer.strategy, affinity } };
   }
   const ordered = [...strategyRanked(balancer, available), ...strategyRanked(balancer, away), ...rest];
   const decision: RoutingDecision = { strategy: balancer.strategy };

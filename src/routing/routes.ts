@@ -155,7 +155,8 @@ export function noRouteError(model: string): GatewayError {
  * @throws TypeError when a route has no upstream (or both `upstream` and `targets`) or a malformed target or fallback.
  */
 export function createRouter(routes: readonly Route[], options: RoutingOptions = {}): Router {
-  const balancing = { ...options, stats: options.stats ?? new TargetStats() };
+  // One set of figures per router (per gateway instance): a deployment in two routes carries the calls of both.
+  const stats = new TargetStats();
   const compiled = routes.map((route, index) => {
     checkOwnTargets(route, index);
     for (const [j, fallback] of (route.fallbacks ?? []).entries()) {
@@ -164,7 +165,7 @@ export function createRouter(routes: readonly Route[], options: RoutingOptions =
       }
     }
     const several = route.targets !== undefined && route.targets.length > 1;
-    return { route, matches: compileMatcher(route.match), balancer: several ? createBalancer(route, balancing) : undefined };
+    return { route, matches: compileMatcher(route.match), balancer: several ? createBalancer(route, stats, options) : undefined };
   });
 
   const resolve = (model: string): ResolvedRoute | undefined => {
