@@ -47,9 +47,11 @@ function deployment(index) {
 function bodyOf(history) {
   const userIndexes = history.flatMap((message, index) => (message.role === 'user' ? [index] : []));
   const marked = new Set(userIndexes.slice(-2));
-  const messages = history.map((message, index) =>
-    marked.has(index) ? { role: message.role, content: [{ type: 'text', text: message.content, cache_control: ephemeral }] } : message,
-  );
+  // Text blocks throughout, so that a message reads the same whether it carries a marker or not.
+  const messages = history.map((message, index) => ({
+    role: message.role,
+    content: [{ type: 'text', text: message.content, ...(marked.has(index) ? { cache_control: ephemeral } : {}) }],
+  }));
   return { model: MODEL, max_tokens: 64, system: [{ type: 'text', text: SYSTEM, cache_control: ephemeral }], messages };
 }
 
