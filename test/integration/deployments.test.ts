@@ -42,7 +42,9 @@ async function startDeployment(): Promise<Deployment> {
     const format = request.url.endsWith('/chat/completions') ? 'chat' : 'messages';
     if (deployment.mode === '5xx') return faultReply('5xx', format, body.model, body.stream === true);
     if (deployment.mode === 'held-stream' && body.stream === true) {
-      const events = (faultReply('good', format, body.model, true) as { events: { data: string; event?: string }[] }).events;
+      const good = faultReply('good', format, body.model, true);
+      if (good.kind !== 'sse') throw new Error('a good stream is SSE');
+      const events = good.events.filter((event) => typeof event !== 'string');
       const wait = held;
       return {
         kind: 'handler',
