@@ -6,7 +6,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { messagesUpstream, openAICompatible, type Route } from 'modelgate';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SpanKind } from '@opentelemetry/api';
 import { faultReply } from '../helpers/fault-stub.js';
+import { createTelemetry, eventually } from '../helpers/telemetry.js';
 import { startApp, type StartedApp } from '../helpers/start-app.js';
 import { type StubReply, startStubUpstream, type StubUpstream, writeChunk } from '../helpers/stub-upstream.js';
 
@@ -214,5 +216,26 @@ describe('a route with several deployments', () => {
     for (let i = 0; i < 3; i++) await anthropic.messages.create({ model: 'msg-affinity', max_tokens: 64, system, messages });
     // Every retry of the conversation fails on its home first, then lands on the same next target.
     expect(next.calls() - moved[all.indexOf(next)]!).toBe(4);
+  });
+});
+
+describe('the routing decision in spans', () => {
+  it('each attempt span names the strategy and what affinity did', async () => {
+    const telemetry = createTelemetry();
+    const app = await startApp('node', {
+      auth: { keys: [KEY] },
+      routes: [{ match: 'msg-traced', affinity: true, targets: [{ upstream: vendor(a, 'a') }, { upstream: vendor(b, 'b') }], serveMessages: true, retries: 0 }],
+      openTelemetry: { tracerProvider: telemetry.tracerProvider, meterProvider: telemetry.meterProvider },
+    });
+    try {
+      const anthropic = new Anthropic({ baseURL: app.url, apiKey: KEY, maxRetries: 0 });
+      await anthropic.messages.create({ model: 'msg-traced', max_tokens: 64, messages: [{ role: 'user', content: 'traced' }] });
+      await eventually(() => expect(telemetry.spans().filter((span) => span.kind === SpanKind.CLIENT)).toHaveLength(1));
+      const [span] = telemetry.spans().filter((one) => one.kind === SpanKind.CLIENT);
+      expect(span!.attributes).toMatchObject({ 'modelgate.route.strategy': 'weighted', 'modelgate.route.affinity': 'kept' });
+      expect(['a', 'b']).toContain(span!.attributes['modelgate.upstream']);
+    } finally {
+      await app.close();
+    }
   });
 });
