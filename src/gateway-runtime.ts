@@ -17,7 +17,7 @@ import { createModelLabel } from './observability/model-label.js';
 import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
-import { createRouter, type Route, type Router } from './routing/routes.js';
+import { createRouter, ownUpstreams, type Route, type Router, routeUpstreams } from './routing/routes.js';
 import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
 import { createResponsesRuntime, type ResponsesRuntime } from './responses/responses-runtime.js';
@@ -59,7 +59,7 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
   const models: ServedModel[] = [];
   for (const route of routes) {
     if (typeof route.match !== 'string' || /[*?]/.test(route.match) || catalog.has(route.match)) continue;
-    models.push({ id: route.match, ownedBy: route.upstream.name, messages: route.serveMessages === true });
+    models.push({ id: route.match, ownedBy: ownUpstreams(route)[0]!.name, messages: route.serveMessages === true });
   }
   return models;
 }
@@ -73,8 +73,12 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
  * upstreams that hold no files (`holdsFiles: false`, e.g. Bedrock).
  */
 function routesFileStore(routes: readonly Route[]): FileStore | undefined {
-  const upstream = routes.find((route) => route.upstream.format === 'messages' && route.upstream.holdsFiles !== false && route.keyPassthrough !== true)?.upstream;
-  return upstream ? upstreamFileStore(upstream) : undefined;
+  for (const route of routes) {
+    if (route.keyPassthrough === true) continue;
+    const upstream = ownUpstreams(route)[0]!;
+    if (upstream.format === 'messages' && upstream.holdsFiles !== false) return upstreamFileStore(upstream);
+  }
+  return undefined;
 }
 
 /** Applies defaults and validates options once, at creation. */
@@ -123,10 +127,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
     async close() {
       limiter?.close();
-      const upstreams = new Set((routes ?? []).flatMap((route) => [
-        route.upstream,
-        ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream)),
-      ]));
+      const upstreams = new Set((routes ?? []).flatMap(routeUpstreams));
       await Promise.all([...upstreams].map((upstream) => upstream.close?.()));
     },
   };

@@ -72,6 +72,10 @@ export type { GoogleAuthLike, VertexToken, VertexTokenProvider } from './upstrea
 export type { UpstreamTimeouts, UpstreamPoolOptions } from './upstreams/http-client.js';
 export { createRouter } from './routing/routes.js';
 export type { Route, ModelMatcher, ModelRename, FallbackTarget, ResolvedRoute, Router } from './routing/routes.js';
+export type { DeploymentTarget, DeploymentsRoute, SingleUpstreamRoute, RouteTarget } from './routing/routes.js';
+export type { RouteStrategy } from './routing/strategies.js';
+export type { AffinityOption, AffinityOptions } from './routing/affinity.js';
+export type { RoutingOptions } from './routing/balancer.js';
 export { upstreamFileStore } from './files/upstream-file-store.js';
 export type * from './files/file-store.js';
 export { SIMULATED_HEADER, DID_YOU_MEAN_HEADER } from './upstreams/simulated-headers.js';

@@ -14,6 +14,8 @@ import type { Redactor } from '../redact/redactor.js';
 import { requestRedactor } from '../redact/gateway-redactor.js';
 import { isRelayedResponseHeader } from '../upstreams/response-headers.js';
 import type { RouteTarget } from '../routing/routes.js';
+import { orderTargets } from '../routing/order-targets.js';
+import { CallTracker } from '../routing/track-calls.js';
 import type { CallPlan } from '../upstreams/call-plan.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
 import { forwardHeaders } from '../upstreams/forward-headers.js';
@@ -62,8 +64,10 @@ export interface SentCall<P extends CallPlan> {
 }
 
 /**
- * Sends the plan of each target in order until one answers (retries and
- * fallbacks per `sendWithFallback`), all within one deadline of
+ * Sends the plan of each target, in the order the routing step gives them
+ * (`orderTargets`: the chosen deployment, the route's other deployments, its
+ * fallbacks), until one answers (retries and fallbacks per
+ * `sendWithFallback`), all within one deadline of
  * `timeoutMs` (0 disables it) that the caller clears once it has read the
  * answer. `signal` (or the deadline) aborts the upstream request.
  */
@@ -86,28 +90,46 @@ export async function sendPlans<P extends CallPlan>(
     return plan;
   };
   const observation = ctx.observer?.call(ctx);
+  // The routing step: this request's order of the route's targets.
+  const order = orderTargets(route, plans.map((plan) => plan.target), { principalId: ctx.principal?.id, body: plans[0]?.body });
+  if (observation && order.decision) observation.routing = order.decision;
+  const tracker = route.balancer ? new CallTracker(route.balancer.stats) : undefined;
   const makeCall = (target: RouteTarget): UpstreamCall => {
     const plan = planOf(target);
+    tracker?.starting(target);
     return new LightUpstreamCall(plan, observation ? observation.attempt(target, plan, headers) : headers, deadline.source, callerKey);
   };
+  const onAttempt = tracker && observation
+    ? (record: AttemptRecord): void => {
+        tracker.attempted(record);
+        observation.attempted(record);
+      }
+    : (tracker ? (record: AttemptRecord): void => tracker.attempted(record) : observation?.attempted);
   const deadline = startDeadline(parentSignal, timeoutMs);
   const signal = deadline.source;
   let result;
   try {
-    result = await sendWithFallback(plans.map((plan) => plan.target), makeCall, {
+    result = await sendWithFallback(order.targets, makeCall, {
       signal,
       deadlineAt: deadline.at,
       ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
-      ...(observation ? { onAttempt: observation.attempted } : {}),
+      ...(onAttempt ? { onAttempt } : {}),
     });
   } catch (error) {
     deadline.release();
+    tracker?.failed();
     observation?.failed();
     throw error;
   }
   // What the upstream that answered left out of the call, for the caller (`x-modelgate-warnings`).
   if (result.response.warnings) for (const warning of result.response.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
-  const sent: SentCall<P> = { response: result.response, plan: planOf(result.target), attempts: result.attempts, headAt: performance.now(), deadline };
+  const sent: SentCall<P> = {
+    response: result.response,
+    plan: planOf(result.target),
+    attempts: result.attempts,
+    headAt: performance.now(),
+    deadline: tracker ? tracker.answered(deadline) : deadline,
+  };
   if (observation) sent.observation = observation;
   return sent;
 }

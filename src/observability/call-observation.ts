@@ -11,6 +11,7 @@ import type { GatewayError } from '../errors.js';
 import type { TokenUsage } from '../usage.js';
 import type { CallPlan } from '../upstreams/call-plan.js';
 import type { RouteTarget } from '../routing/routes.js';
+import type { RoutingDecision } from '../routing/order-targets.js';
 import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
 import {
   addRequestParameters,
@@ -75,6 +76,8 @@ export class CallObservation {
   private lastChunkAt: number | undefined;
   private readonly gaps: number[] = [];
   private chunkListener: (() => void) | undefined;
+  /** How the route chose among its deployments (routes with several targets), for the attempts' spans. */
+  routing: RoutingDecision | undefined;
 
   constructor(private readonly request: RequestObservation) {}
 
@@ -115,6 +118,10 @@ export class CallObservation {
     const spanAttributes = addRequestParameters(Object.assign({}, attributes), format, plan.body);
     spanAttributes['gen_ai.request.stream'] = plan.stream;
     spanAttributes['modelgate.upstream'] = target.upstream.name;
+    if (this.routing) {
+      spanAttributes['modelgate.route.strategy'] = this.routing.strategy;
+      if (this.routing.affinity) spanAttributes['modelgate.route.affinity'] = this.routing.affinity;
+    }
     if (otel.captureContent) Object.assign(spanAttributes, contentAttributes(format, plan.body));
     attempt.span = otel.startAttempt(this.request.span!, `${operation} ${target.model}`, spanAttributes);
     return otel.inject(attempt.span, headers);

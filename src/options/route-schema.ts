@@ -4,9 +4,12 @@
  * @internal
  */
 import { z } from 'zod';
-import type { FallbackTarget, ModelMatcher, ModelRename, Route } from '../routing/routes.js';
-import { type Assert, either, flag, got, int, isObject, oneOf, optionsObject, type SameOptions } from './option-schemas.js';
-import { upstreamSchema } from './upstream-schema.js';
+import type { AffinityOptions } from '../routing/affinity.js';
+import type { DeploymentTarget, FallbackTarget, ModelMatcher, ModelRename, Route, SingleUpstreamRoute } from '../routing/routes.js';
+import { ROUTE_STRATEGIES } from '../routing/strategies.js';
+import type { Upstream } from '../upstreams/upstream.js';
+import { amount, type Assert, either, flag, got, int, isObject, oneOf, optionsObject, type SameOptions } from './option-schemas.js';
+import { MAKE_ONE, upstreamSchema } from './upstream-schema.js';
 
 const MATCHERS = 'a model id, a glob (`gpt-*`), a RegExp or `(model) => boolean`';
 
@@ -34,11 +37,40 @@ const fallbackSchema = either<FallbackTarget>((value) =>
   isObject(value) && 'upstream' in value && !('send' in value) ? fallbackObjectSchema : upstreamSchema,
 );
 
-export const routeSchema = optionsObject(
+const deploymentSchema = optionsObject(
+  {
+    upstream: upstreamSchema,
+    weight: amount(0, { meaning: 'its share of the route’s requests (default 1; 0 takes it out of the choice, for failover only)' }).optional(),
+    model: renameSchema.optional(),
+  },
+  'a target',
+  '`{ upstream, weight?, model? }`',
+);
+
+const affinitySchema = either<boolean | AffinityOptions>((value) =>
+  typeof value === 'boolean'
+    ? undefined
+    : isObject(value)
+      ? optionsObject(
+          { prefixMessages: int(1, 1000, 'messages after the system prompt that make the prefix kept on one target').optional() },
+          'an affinity',
+          '`true` or `{ prefixMessages? }`',
+        )
+      : `must be true, false or \`{ prefixMessages? }\` (got ${got(value)})`,
+);
+
+/** The options of a route as one object: `upstream` and `targets` both optional, exactly one checked below. */
+const routeObjectSchema = optionsObject(
   {
     match: matcherSchema,
-    upstream: upstreamSchema,
+    upstream: upstreamSchema.optional(),
     model: renameSchema.optional(),
+    targets: z
+      .array(deploymentSchema, { error: (issue) => `must be an array of \`{ upstream, weight?, model? }\` (got ${got(issue.input)})` })
+      .readonly()
+      .optional(),
+    strategy: oneOf(ROUTE_STRATEGIES, 'how a target is picked per request').optional(),
+    affinity: affinitySchema.optional(),
     fallbacks: z
       .array(fallbackSchema, { error: (issue) => `must be an array of upstreams or \`{ upstream, model? }\` (got ${got(issue.input)})` })
       .readonly()
@@ -49,10 +81,12 @@ export const routeSchema = optionsObject(
     serveMessages: flag().optional(),
   },
   'a route',
-  '`{ match, upstream, model?, fallbacks?, ... }`',
+  '`{ match, upstream, model?, fallbacks?, ... }` or `{ match, targets: [{ upstream, weight?, model? }, ...], strategy?, ... }`',
 ).superRefine((route, ctx) => {
+  checkOwnTargets(route, ctx);
   if (route.keyPassthrough !== true) return;
-  const targets = [route.upstream, ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream))];
+  const own = route.targets ? route.targets.map((target) => target.upstream) : route.upstream ? [route.upstream] : [];
+  const targets = [...own, ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream))];
   const signing = targets.find((upstream) => upstream.acceptsCallerKey === false);
   if (signing) {
     ctx.addIssue({
@@ -63,9 +97,45 @@ export const routeSchema = optionsObject(
   }
 });
 
+type RouteObject = z.output<typeof routeObjectSchema>;
+
+/** Exactly one of `upstream` and `targets`; `model`, `strategy` and `affinity` only where they mean something; no deployment twice. */
+function checkOwnTargets(route: RouteObject, ctx: z.RefinementCtx): void {
+  const issue = (path: PropertyKey[], message: string): void => ctx.addIssue({ code: 'custom', path, message });
+  if (route.targets === undefined) {
+    if (route.upstream === undefined) issue(['upstream'], `is missing: give an upstream: ${MAKE_ONE}; or \`targets: [{ upstream, weight?, model? }, ...]\` for several deployments of the model`);
+    return;
+  }
+  if (route.upstream !== undefined) {
+    issue(['upstream'], 'cannot be given with `targets`: keep `targets` (put this upstream in it) or `upstream` alone');
+  }
+  if (route.model !== undefined) issue(['model'], 'belongs in each target with `targets`: `targets: [{ upstream, model }]`');
+  if (route.targets.length === 0) {
+    issue(['targets'], 'is empty: give at least one `{ upstream, weight?, model? }`');
+    return;
+  }
+  if (route.targets.every((target) => target.weight === 0)) {
+    issue(['targets'], 'has no target with a weight above 0: no request could be sent; give one a weight (default 1)');
+  }
+  const seen = new Map<string, number>();
+  route.targets.forEach((target, index) => {
+    if (typeof target.model === 'function') return;
+    const id = `${target.upstream.name}\u0000${target.model ?? ''}`;
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, index);
+    else issue(['targets', index], `repeats targets[${first}] (upstream "${target.upstream.name}"${target.model ? `, model "${target.model}"` : ''}): give each deployment once, with a weight for its share`);
+  });
+}
+
+/** A route: one `upstream`, or several `targets`. */
+export const routeSchema = either<Route>(() => routeObjectSchema);
+
 export const routesSchema = z
   .array(routeSchema, { error: (issue) => `must be an array of routes \`{ match, upstream }\` (got ${got(issue.input)})` })
   .readonly();
 
-type _Route = Assert<SameOptions<z.input<typeof routeSchema>, Route>>;
+/** `Route` as one object type (its union members merged), what `routeObjectSchema` checks. */
+type FlatRoute = Omit<SingleUpstreamRoute, 'upstream' | 'targets'> & { upstream?: Upstream; targets?: readonly DeploymentTarget[] };
+type _Route = Assert<SameOptions<z.input<typeof routeObjectSchema>, FlatRoute>>;
+type _Deployment = Assert<SameOptions<z.input<typeof deploymentSchema>, DeploymentTarget>>;
 type _Fallback = Assert<SameOptions<z.input<typeof fallbackObjectSchema>, Exclude<FallbackTarget, { send: unknown }>>>;

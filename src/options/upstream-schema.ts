@@ -14,7 +14,7 @@ import type { OpenAICompatibleOptions } from '../upstreams/chat-upstream.js';
 import type { Upstream } from '../upstreams/upstream.js';
 import { type Assert, either, fn, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, shaped, text } from './option-schemas.js';
 
-const MAKE_ONE = 'openAICompatible({ baseURL, apiKey }), messagesUpstream({ baseURL, apiKey }) or your own `{ name, format, send(call) }`';
+export const MAKE_ONE = 'openAICompatible({ baseURL, apiKey }), messagesUpstream({ baseURL, apiKey }) or your own `{ name, format, send(call) }`';
 
 const upstreamShape = z.looseObject({
   name: text({ expected: 'the upstream’s name for logs' }),

@@ -5,16 +5,13 @@
  *
  * @internal
  */
-import type { Route } from '../routing/routes.js';
+import { type Route, routeUpstreams } from '../routing/routes.js';
 import type { Upstream } from '../upstreams/upstream.js';
 import { createRedactor, type Redactor } from './redactor.js';
 
 function upstreamsOf(routes: readonly Route[]): Set<Upstream> {
   const upstreams = new Set<Upstream>();
-  for (const route of routes) {
-    upstreams.add(route.upstream);
-    for (const fallback of route.fallbacks ?? []) upstreams.add('send' in fallback ? fallback : fallback.upstream);
-  }
+  for (const route of routes) for (const upstream of routeUpstreams(route)) upstreams.add(upstream);
   return upstreams;
 }
 

@@ -1,11 +1,17 @@
 /**
  * Routing: which upstream serves a model, under which upstream model id,
- * with which fallbacks and policies. First matching route wins.
+ * with which fallbacks and policies. First matching route wins. A route
+ * names one upstream, or several deployments (`targets`) of the same model
+ * that `orderTargets` chooses between per request.
  */
 import { GatewayError } from '../errors.js';
 import type { ClientAbortPolicy } from '../sse/relay-stream.js';
 import type { Upstream } from '../upstreams/upstream.js';
 import { compileMatcher, type ModelMatcher } from '../models/model-matcher.js';
+import type { AffinityOption } from './affinity.js';
+import { createBalancer, type RouteBalancer, type RoutingOptions } from './balancer.js';
+import type { RouteStrategy } from './strategies.js';
+import { TargetStats } from './target-stats.js';
 
 export type { ModelMatcher } from '../models/model-matcher.js';
 
@@ -15,12 +21,18 @@ export type ModelRename = string | ((model: string) => string);
 /** A fallback upstream, with its own model id (default: the requested id, unrenamed). */
 export type FallbackTarget = Upstream | { upstream: Upstream; model?: ModelRename };
 
-/** One routing rule. */
-export interface Route {
-  match: ModelMatcher;
+/** One deployment of a route's model: an upstream, its share of the traffic and its id for the model. */
+export interface DeploymentTarget {
   upstream: Upstream;
-  /** The primary upstream's id for the model. Default: the requested id. */
+  /** Relative share of the requests (weighted strategies and affinity). Default 1. */
+  weight?: number;
+  /** This upstream's id for the model. Default: the requested id. */
   model?: ModelRename;
+}
+
+/** The fields every route has, whether it names one upstream or several deployments. */
+interface RouteCommon {
+  match: ModelMatcher;
   /** Tried in order when the previous target fails before the response started (connection error, 429, 5xx, 529). */
   fallbacks?: readonly FallbackTarget[];
   /** Send the caller's own key to the upstream instead of the gateway's. Default false. */
@@ -34,18 +46,54 @@ export interface Route {
    * a chat-format upstream when needed. Catalog models are always served there. Default false.
    */
   serveMessages?: boolean;
+  /**
+   * How a route with several `targets` picks the first one per request: `weighted` random by
+   * `weight` (default), `least-in-flight` (fewest calls open on it, per weight), or
+   * `lowest-latency` (lowest recent time to the response head, exponentially weighted).
+   */
+  strategy?: RouteStrategy;
+  /**
+   * Keeps one principal's requests with the same prompt prefix on the same target while it is
+   * available, so the upstream's prompt cache keeps hitting. Default false.
+   */
+  affinity?: AffinityOption;
 }
+
+/** A route served by one upstream. */
+export interface SingleUpstreamRoute extends RouteCommon {
+  upstream: Upstream;
+  /** The primary upstream's id for the model. Default: the requested id. */
+  model?: ModelRename;
+  targets?: undefined;
+}
+
+/** A route served by several deployments of the model, chosen per request by `strategy`. */
+export interface DeploymentsRoute extends RouteCommon {
+  /** The deployments, tried in the strategy's order (failover) before the `fallbacks`. */
+  targets: readonly DeploymentTarget[];
+  upstream?: undefined;
+  model?: undefined;
+}
+
+/** One routing rule: `upstream` (with `model`), or `targets`. */
+export type Route = SingleUpstreamRoute | DeploymentsRoute;
 
 /** One upstream to try, with the model id to send it. */
 export interface RouteTarget {
   upstream: Upstream;
   model: string;
+  /** Its share of the route's traffic (deployments only). Default 1. */
+  weight?: number;
 }
 
 /** A route resolved for one requested model. */
 export interface ResolvedRoute {
-  /** The primary target, then the fallbacks, in order. */
+  /** The route's own targets (its `upstream`, or its `targets` as configured), then the fallbacks, in order. */
   targets: RouteTarget[];
+  /** How many of `targets`, from the first, are the route's own deployments (the rest are fallbacks). */
+  deployments: number;
+  /** Chooses among the deployments per request (see `orderTargets`); set when there are several. */
+  balancer: RouteBalancer | undefined;
   /** The route that matched. */
   route: Route;
   /** The model id the caller asked for. */
@@ -71,6 +119,21 @@ function isUpstream(value: unknown): value is Upstream {
   return typeof value === 'object' && value !== null && typeof (value as Upstream).send === 'function';
 }
 
+/** The upstream of a fallback entry. */
+export function fallbackUpstream(fallback: FallbackTarget): Upstream {
+  return 'send' in fallback ? fallback : fallback.upstream;
+}
+
+/** The route's own upstreams: its `upstream`, or those of its `targets`, in order. */
+export function ownUpstreams(route: Route): Upstream[] {
+  return route.targets ? route.targets.map((target) => target.upstream) : [route.upstream];
+}
+
+/** Every upstream a route may call: its own, then its fallbacks'. */
+export function routeUpstreams(route: Route): Upstream[] {
+  return [...ownUpstreams(route), ...(route.fallbacks ?? []).map(fallbackUpstream)];
+}
+
 /** The 404 for a model no route serves, naming the model. */
 export function noRouteError(model: string): GatewayError {
   return new GatewayError('MODEL_NOT_FOUND', `The model \`${model}\` does not exist or is not served by this gateway.`, {
@@ -89,24 +152,30 @@ export function noRouteError(model: string): GatewayError {
  *   { match: /^gpt-/, upstream: openai },
  * ]);
  * router.resolve('vendora-sonnet-4-6')?.targets; // [{ upstream: vendor, model: 'claude-sonnet-4-6' }, { upstream: backup, model: 'vendora-sonnet-4-6' }]
- * @throws TypeError when a route has no upstream or a malformed fallback.
+ * @throws TypeError when a route has no upstream (or both `upstream` and `targets`) or a malformed target or fallback.
  */
-export function createRouter(routes: readonly Route[]): Router {
+export function createRouter(routes: readonly Route[], options: RoutingOptions = {}): Router {
+  // One set of figures per router (per gateway instance): a deployment in two routes carries the calls of both.
+  const stats = new TargetStats();
   const compiled = routes.map((route, index) => {
-    if (!isUpstream(route.upstream)) throw new TypeError(`routes[${index}].upstream must be an Upstream`);
+    checkOwnTargets(route, index);
     for (const [j, fallback] of (route.fallbacks ?? []).entries()) {
       if (!isUpstream(fallback) && !isUpstream((fallback as { upstream?: unknown }).upstream)) {
         throw new TypeError(`routes[${index}].fallbacks[${j}] must be an Upstream or { upstream, model? }`);
       }
     }
-    return { route, matches: compileMatcher(route.match) };
+    const several = route.targets !== undefined && route.targets.length > 1;
+    return { route, matches: compileMatcher(route.match), balancer: several ? createBalancer(route, stats, options) : undefined };
   });
 
   const resolve = (model: string): ResolvedRoute | undefined => {
     const hit = compiled.find((entry) => entry.matches(model));
     if (hit === undefined) return undefined;
     const { route } = hit;
-    const targets: RouteTarget[] = [{ upstream: route.upstream, model: rename(model, route.model) }];
+    const targets: RouteTarget[] = route.targets
+      ? route.targets.map((target) => ({ upstream: target.upstream, model: rename(model, target.model), weight: target.weight ?? 1 }))
+      : [{ upstream: route.upstream, model: rename(model, route.model) }];
+    const deployments = targets.length;
     for (const fallback of route.fallbacks ?? []) {
       targets.push(
         isUpstream(fallback)
@@ -116,6 +185,8 @@ export function createRouter(routes: readonly Route[]): Router {
     }
     return {
       targets,
+      deployments,
+      balancer: hit.balancer,
       route,
       requestedModel: model,
       keyPassthrough: route.keyPassthrough ?? false,
@@ -132,4 +203,18 @@ export function createRouter(routes: readonly Route[]): Router {
       return resolved;
     },
   };
+}
+
+/** Refuses a route without exactly one of `upstream` and a non-empty `targets` (what the options schema reports in full). */
+function checkOwnTargets(route: Route, index: number): void {
+  const given = route as { upstream?: unknown; targets?: unknown };
+  if (given.targets === undefined) {
+    if (!isUpstream(given.upstream)) throw new TypeError(`routes[${index}].upstream must be an Upstream (or give \`targets\`)`);
+    return;
+  }
+  if (given.upstream !== undefined) throw new TypeError(`routes[${index}] has both \`upstream\` and \`targets\`: keep one`);
+  if (!Array.isArray(given.targets) || given.targets.length === 0) throw new TypeError(`routes[${index}].targets must be a non-empty array of { upstream, weight?, model? }`);
+  given.targets.forEach((target: unknown, j) => {
+    if (!isUpstream((target as { upstream?: unknown } | null)?.upstream)) throw new TypeError(`routes[${index}].targets[${j}].upstream must be an Upstream`);
+  });
 }

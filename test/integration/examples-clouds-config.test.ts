@@ -151,7 +151,7 @@ describe('configFromEnv with AZURE_OPENAI_ENDPOINT', () => {
 
   it('with both platforms: Bedrock for the twelve, Azure for the others, no secret printed', () => {
     const config = configFromEnv({ ...BEDROCK, ...AZURE });
-    expect((config.options.routes ?? []).map((route) => route.upstream.name)).toEqual(['bedrock', 'azure']);
+    expect((config.options.routes ?? []).map((route) => route.upstream?.name)).toEqual(['bedrock', 'azure']);
     expectNoSecret(printed({ ...BEDROCK, ...AZURE }));
   });
 

@@ -43,7 +43,7 @@ describe('configFromEnv', () => {
 
   it('both families: real upstreams only', () => {
     const config = configFromEnv({ UPSTREAM_OPENAI_BASE_URL: 'http://127.0.0.1:1/v1', UPSTREAM_ANTHROPIC_BASE_URL: 'http://127.0.0.1:2' });
-    const names = (config.options.routes ?? []).map((route) => route.upstream.name);
+    const names = (config.options.routes ?? []).map((route) => route.upstream?.name);
     expect(names).toEqual(['anthropic', 'openai']);
     expect(config.notes.join('\n')).not.toContain('simulator');
   });
@@ -78,7 +78,7 @@ describe('client variables in the server\'s environment', () => {
     );
     const config = configFromEnv({ OPENAI_API_KEY: 'sk-x', UPSTREAM_OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' });
     expect(config.notes.some((note) => note.startsWith('OPENAI_API_KEY is a client variable'))).toBe(true);
-    expect(config.options.routes?.[1]?.upstream.name).toBe('openai');
+    expect(config.options.routes?.[1]?.upstream?.name).toBe('openai');
     expect(configFromEnv({}).notes.join('\n')).not.toContain('client variable');
   });
 });
