@@ -22,6 +22,7 @@ import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
 import { createResponsesRuntime, type ResponsesRuntime } from './responses/responses-runtime.js';
 import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
+import { createGatewayHealth, type GatewayHealth } from './routing/gateway-health.js';
 import { createSimulatedWarning } from './warn-simulated.js';
 
 export interface GatewayRuntime {
@@ -47,6 +48,8 @@ export interface GatewayRuntime {
   readonly observe: ObserveRequest | undefined;
   /** The Responses endpoints' store, reasoning seal and built-in tools policy. */
   readonly responses: ResponsesRuntime;
+  /** Per-target health (cooldowns); undefined when `routing.health` is false. */
+  readonly health: GatewayHealth | undefined;
   close(): Promise<void>;
 }
 
@@ -101,6 +104,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
+  const health = createGatewayHealth(options.routing);
   return {
     options,
     catalog,
@@ -120,9 +124,11 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     hops: createViaHops(),
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options),
-    observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
+    observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
+    health,
     async close() {
       limiter?.close();
+      health?.close();
       const upstreams = new Set((routes ?? []).flatMap((route) => [
         route.upstream,
         ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream)),

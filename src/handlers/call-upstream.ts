@@ -17,6 +17,7 @@ import type { RouteTarget } from '../routing/routes.js';
 import type { CallPlan } from '../upstreams/call-plan.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
 import { forwardHeaders } from '../upstreams/forward-headers.js';
+import { createTargetGate } from '../routing/target-gate.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from './request-deadline.js';
 
@@ -99,6 +100,16 @@ export async function sendPlans<P extends CallPlan>(
       deadlineAt: deadline.at,
       ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
       ...(observation ? { onAttempt: observation.attempted } : {}),
+      ...(ctx.health
+        ? {
+            health: createTargetGate({
+              tracker: ctx.health,
+              format: ctx.format,
+              ...(route.route.whenAllCooling !== undefined ? { whenAllCooling: route.route.whenAllCooling } : {}),
+              ...(observation ? { onSkip: observation.skipped } : {}),
+            }),
+          }
+        : {}),
     });
   } catch (error) {
     deadline.release();

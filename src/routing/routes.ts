@@ -5,6 +5,7 @@
 import { GatewayError } from '../errors.js';
 import type { ClientAbortPolicy } from '../sse/relay-stream.js';
 import type { Upstream } from '../upstreams/upstream.js';
+import type { WhenAllCooling } from './target-gate.js';
 import { compileMatcher, type ModelMatcher } from '../models/model-matcher.js';
 
 export type { ModelMatcher } from '../models/model-matcher.js';
@@ -34,6 +35,13 @@ export interface Route {
    * a chat-format upstream when needed. Catalog models are always served there. Default false.
    */
   serveMessages?: boolean;
+  /**
+   * When every target (and fallback) is cooling: `reject` answers at once
+   * (chat 503 `upstream_cooling` / messages 529 `overloaded_error`, or 429
+   * when they cool on the upstreams' rate limits, with `retry-after`);
+   * `try` sends to them anyway, in order. Default `'reject'`.
+   */
+  whenAllCooling?: WhenAllCooling;
 }
 
 /** One upstream to try, with the model id to send it. */
