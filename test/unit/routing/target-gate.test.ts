@@ -86,7 +86,7 @@ describe('sendWithFallback with per-target health', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => send([a, b])));
     expect(a.stub.requests.length - before).toBe(1);
     expect(results.filter((r) => r.target === a)).toHaveLength(1);
-    expect(tracker.snapshot()).toEqual([]);
+    expect(tracker.snapshot()).toEqual([{ upstream: 'a', model: 'a-model', state: 'healthy' }]);
     const after = await Promise.all(Array.from({ length: 4 }, () => send([a, b])));
     expect(after.every((r) => r.target === a)).toBe(true);
   });
@@ -153,7 +153,7 @@ describe('sendWithFallback with per-target health', () => {
     expect(a.stub.requests).toHaveLength(4);
     healthy = true;
     expect((await send([a])).response.status).toBe(200);
-    expect(tracker.snapshot()).toEqual([]);
+    expect(tracker.snapshot()).toEqual([{ upstream: 'a', model: 'a-model', state: 'healthy' }]);
   });
 
   it("a 429's retry-after on the only target is still waited out and retried (as the probe)", async () => {
@@ -166,7 +166,7 @@ describe('sendWithFallback with per-target health', () => {
     });
     expect(result.response.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(140);
-    expect(tracker.snapshot()).toEqual([]);
+    expect(tracker.snapshot()).toEqual([{ upstream: 'a', model: 'a-model', state: 'healthy' }]);
   });
 
   it('a 4xx other than 429 counts as a working target', async () => {
