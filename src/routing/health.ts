@@ -176,8 +176,12 @@ export class HealthTracker {
       case 'success':
         if (!entry) return;
         if (entry.open && !ticket.probe && ticket.forced !== true && entry.until > this.now()) return; // a late answer from before the cooldown
-        this.entries.delete(key);
-        if (entry.open) this.emit({ key, upstream, model, state: 'healthy' });
+        // Kept (healthy), so its gauge series reads 0 rather than vanishing.
+        entry.failures = 0;
+        if (!entry.open) return;
+        entry.open = false;
+        entry.level = 0;
+        this.emit({ key, upstream, model, state: 'healthy' });
         return;
       case 'rate_limited': {
         entry ??= this.create(key, upstream, model);

@@ -2,7 +2,9 @@
  * Sends a call to a route's targets in order, retrying and falling back on
  * failures that happened before any byte reached the client: connection
  * errors and time-outs, 429, and 5xx (529 included). It only ever looks at
- * response heads; once a response is returned, the caller owns it.
+ * response heads; once a response is returned, the caller owns it. Given a
+ * health gate (`src/routing/target-gate.ts`), it skips cooling targets
+ * without waiting and tells the gate how each attempt went.
  */
 import { performance } from 'node:perf_hooks';
 import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
