@@ -170,8 +170,9 @@ export async function sendWithFallback(
       try {
         const response = await target.upstream.send(makeCall(target, { targetIndex, retry }));
         const retryable = isRetryableStatus(response.status);
-        const hint = retryAfterMs(response.headers);
-        if (ticket) gate!.settle(ticket, target, responseHealth(response.status, hint));
+        // Only a retryable answer's headers are read here (a custom upstream's 2xx may come without any).
+        const hint = retryable ? retryAfterMs(response.headers) : undefined;
+        if (ticket) gate!.settle(ticket, target, responseHealth(response.status, hint, response.headers?.['x-should-retry'] !== 'false'));
         record(target, started, { status: response.status, retryable });
         if (!retryable) return { response, target, attempts };
         last = { response, target };
