@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   NOT_IMPLEMENTED: 501,
   UPSTREAM_UNAVAILABLE: 502,
   UPSTREAM_ERROR: 502,
+  /** Every target of the route is cooling after repeated failures (chat 503; messages 529 `overloaded_error`). */
+  UPSTREAM_COOLING: 503,
   UPSTREAM_TIMEOUT: 504,
   /** The request came back to a gateway it already passed through (its own `Via` entry): an upstream points back at the gateway. */
   LOOP_DETECTED: 508,

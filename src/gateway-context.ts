@@ -12,6 +12,7 @@ import type { RequestObservation } from './observability/request-observation.js'
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
 import type { ResolvedRoute } from './routing/routes.js';
 import type { ViaHops } from './upstreams/via-hops.js';
+import type { HealthTracker } from './routing/health.js';
 import type { TokenUsage } from './usage.js';
 
 export interface GatewayContext {
@@ -55,6 +56,8 @@ export interface GatewayContext {
   limitTouch?: () => void;
   /** Set by `begin` when an observability option is set (traces, metrics, logs). @internal */
   observer?: RequestObservation;
+  /** The gateway's per-target health, set by `begin` unless cooldowns are off. @internal */
+  health?: HealthTracker;
 }
 
 const INCOMING_ID = /^[\w.:\-]{1,128}$/;
@@ -101,5 +104,6 @@ export function createGatewayContext(given: GatewayRequest, hops?: ViaHops): Gat
     limitUsage: undefined,
     limitTouch: undefined,
     observer: undefined,
+    health: undefined,
   };
 }

@@ -12,6 +12,7 @@ import type { ResponsesOptions } from './responses/responses-options.js';
 import type { ReasoningBudgets } from './models/thinking-budgets.js';
 import type { GatewayRequest } from './types.js';
 import type { Route } from './routing/routes.js';
+import type { RoutingOptions } from './routing/routing-options.js';
 import type { UsageRecord } from './usage.js';
 
 /** Observability (`openTelemetry`, `prometheus`, `logger`) is documented on {@link ObservabilityOptions}. */
@@ -116,4 +117,9 @@ export interface GatewayOptions extends ObservabilityOptions {
   responseStore?: ResponseStore;
   /** The Responses API's other options: built-in tools, the reasoning seal. */
   responses?: ResponsesOptions;
+  /**
+   * Routing across targets: per-target health (cooldowns, half-open probes),
+   * per instance by default, or shared via `redisHealthStore({ client })`.
+   */
+  routing?: RoutingOptions;
 }

@@ -22,6 +22,8 @@ import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
 import { createResponsesRuntime, type ResponsesRuntime } from './responses/responses-runtime.js';
 import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
+import { createGatewayHealth, type GatewayHealth } from './routing/gateway-health.js';
+import { targetKey } from './routing/health.js';
 import { createSimulatedWarning } from './warn-simulated.js';
 
 export interface GatewayRuntime {
@@ -47,6 +49,8 @@ export interface GatewayRuntime {
   readonly observe: ObserveRequest | undefined;
   /** The Responses endpoints' store, reasoning seal and built-in tools policy. */
   readonly responses: ResponsesRuntime;
+  /** Per-target health (cooldowns); undefined when `routing.health` is false. */
+  readonly health: GatewayHealth | undefined;
   close(): Promise<void>;
 }
 
@@ -100,7 +104,12 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     });
     return simulator;
   };
-  const router = routes ? createRouter(routes) : undefined;
+  const health = createGatewayHealth(options.routing);
+  const tracker = health?.tracker;
+  // Affinity and the strategies move off a target that cannot take a request now (cooling, or half-open with its probe out).
+  const router = routes
+    ? createRouter(routes, tracker ? { isAvailable: (target) => tracker.cooling(targetKey(target.upstream.name, target.model)) === undefined } : {})
+    : undefined;
   const routedFiles = routes && options.files === undefined ? routesFileStore(routes) : undefined;
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
@@ -124,9 +133,11 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     hops: createViaHops(),
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options),
-    observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
+    observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
+    health,
     async close() {
       limiter?.close();
+      health?.close();
       const upstreams = new Set((routes ?? []).flatMap(routeUpstreams));
       await Promise.all([...upstreams].map((upstream) => upstream.close?.()));
     },

@@ -193,6 +193,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     begin(request) {
       const ctx = createGatewayContext(request, runtime.hops);
       if (runtime.observe) ctx.observer = runtime.observe(ctx);
+      if (runtime.health) ctx.health = runtime.health.tracker;
       return ctx;
     },
 

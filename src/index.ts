@@ -75,7 +75,13 @@ export type { Route, ModelMatcher, ModelRename, FallbackTarget, ResolvedRoute, R
 export type { DeploymentTarget, DeploymentsRoute, SingleUpstreamRoute, RouteTarget } from './routing/routes.js';
 export type { RouteStrategy } from './routing/strategies.js';
 export type { AffinityOption, AffinityOptions } from './routing/affinity.js';
-export type { RoutingOptions } from './routing/balancer.js';
+export type { RouterOptions } from './routing/balancer.js';
+export { memoryHealthStore, type MemoryHealthStoreOptions } from './routing/memory-health-store.js';
+export { redisHealthStore, type RedisHealthStoreOptions } from './routing/redis-health-store.js';
+export type { HealthStore, SharedCooldown } from './routing/health-store.js';
+export type { CooldownOptions, CoolingCause, TargetState } from './routing/health.js';
+export type { RoutingOptions } from './routing/routing-options.js';
+export type { WhenAllCooling } from './routing/target-gate.js';
 export { upstreamFileStore } from './files/upstream-file-store.js';
 export type * from './files/file-store.js';
 export { SIMULATED_HEADER, DID_YOU_MEAN_HEADER } from './upstreams/simulated-headers.js';

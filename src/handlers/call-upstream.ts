@@ -19,6 +19,7 @@ import { CallTracker } from '../routing/track-calls.js';
 import type { CallPlan } from '../upstreams/call-plan.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
 import { forwardHeaders } from '../upstreams/forward-headers.js';
+import { createTargetGate } from '../routing/target-gate.js';
 import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from './request-deadline.js';
 
@@ -114,6 +115,16 @@ export async function sendPlans<P extends CallPlan>(
       deadlineAt: deadline.at,
       ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
       ...(onAttempt ? { onAttempt } : {}),
+      ...(ctx.health
+        ? {
+            health: createTargetGate({
+              tracker: ctx.health,
+              format: ctx.format,
+              ...(route.route.whenAllCooling !== undefined ? { whenAllCooling: route.route.whenAllCooling } : {}),
+              ...(observation ? { onSkip: observation.skipped } : {}),
+            }),
+          }
+        : {}),
     });
   } catch (error) {
     deadline.release();

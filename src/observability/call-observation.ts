@@ -13,6 +13,7 @@ import type { CallPlan } from '../upstreams/call-plan.js';
 import type { RouteTarget } from '../routing/routes.js';
 import type { RoutingDecision } from '../routing/order-targets.js';
 import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
+import type { SkippedTarget } from '../routing/target-gate.js';
 import {
   addRequestParameters,
   addResponseAttributes,
@@ -133,6 +134,16 @@ export class CallObservation {
     if (!attempt) return;
     attempt.record = record;
     if (record.error || record.retryable) this.request.logFault(record);
+  };
+
+  /** A target was skipped because it cools: an event on the request's span. */
+  readonly skipped = (target: SkippedTarget): void => {
+    this.request.span?.addEvent('modelgate.upstream.skipped', {
+      'modelgate.upstream': target.upstream,
+      'gen_ai.request.model': target.model,
+      'modelgate.cooling.cause': target.cause,
+      'modelgate.cooling.remaining_ms': Math.round(target.remainingMs),
+    });
   };
 
   /** `sendWithFallback` threw: the last attempt is over. */

@@ -10,6 +10,8 @@ import type { GatewayLogger, ObservabilityOptions } from './options.js';
 import { createOtelSignals, type OtelSignals } from './otel-signals.js';
 import { createPrometheusMetrics, type PrometheusMetrics } from './prometheus-metrics.js';
 import { RequestObservation } from './request-observation.js';
+import type { HealthTracker } from '../routing/health.js';
+import { observeHealth } from './health-metrics.js';
 
 export interface ObservabilitySignals {
   readonly otel: OtelSignals | undefined;
@@ -28,7 +30,7 @@ export type ObserveRequest = (ctx: GatewayContext) => RequestObservation;
  * or by a configured route (default: none, so every model not yet resolved
  * to a catalog entry counts as `other`).
  */
-export function createObservability(options: ObservabilityOptions, modelLabel: ModelLabel = () => undefined): ObserveRequest | undefined {
+export function createObservability(options: ObservabilityOptions, modelLabel: ModelLabel = () => undefined, health?: HealthTracker): ObserveRequest | undefined {
   const { openTelemetry, prometheus, logger } = options;
   if (!openTelemetry && !prometheus && !logger) return undefined;
   const signals: ObservabilitySignals = {
@@ -39,5 +41,6 @@ export function createObservability(options: ObservabilityOptions, modelLabel: M
   };
   // OpenTelemetry alone with no SDK registered records nothing: no per-request work at all.
   if (!signals.otel && !signals.prometheus && !signals.logger) return undefined;
+  if (health) observeHealth(signals, health);
   return (ctx) => new RequestObservation(signals, ctx);
 }

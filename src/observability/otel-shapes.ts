@@ -13,6 +13,7 @@ export interface SpanLike {
   setAttributes(attributes: Attributes): unknown;
   /** `code` is a `SpanStatusCode` (0 unset, 1 ok, 2 error). */
   setStatus(status: { code: number; message?: string }): unknown;
+  addEvent(name: string, attributes?: Attributes): unknown;
   end(): void;
 }
 
@@ -32,9 +33,21 @@ export interface HistogramLike {
   record(value: number, attributes?: Attributes): void;
 }
 
+/** The part of an OpenTelemetry `Counter` the gateway uses. */
+export interface CounterLike {
+  add(value: number, attributes?: Attributes): void;
+}
+
+/** The part of an OpenTelemetry `ObservableGauge` the gateway uses. */
+export interface ObservableGaugeLike {
+  addCallback(callback: (result: { observe(value: number, attributes?: Attributes): void }) => void): void;
+}
+
 /** The part of an OpenTelemetry `Meter` the gateway uses. */
 export interface MeterLike {
   createHistogram(name: string, options?: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): HistogramLike;
+  createCounter(name: string, options?: { description?: string; unit?: string }): CounterLike;
+  createObservableGauge(name: string, options?: { description?: string; unit?: string }): ObservableGaugeLike;
 }
 
 /** An OpenTelemetry `MeterProvider` (the SDK's, or `metrics.getMeterProvider()`). */

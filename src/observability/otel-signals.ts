@@ -10,7 +10,7 @@ import type { GatewayRequest } from '../types.js';
 import type { Attributes } from './genai-attributes.js';
 import { loadOptional } from './load-optional.js';
 import type { OpenTelemetryOptions } from './options.js';
-import type { HistogramLike, SpanLike } from './otel-shapes.js';
+import type { CounterLike, HistogramLike, ObservableGaugeLike, SpanLike } from './otel-shapes.js';
 
 /** Instrumentation scope name of the tracer and meter. */
 export const INSTRUMENTATION_SCOPE = 'modelgate';
@@ -36,6 +36,10 @@ export interface OtelSignals {
   readonly tokenUsage: HistogramLike;
   readonly timeToFirstChunk: HistogramLike;
   readonly timePerOutputChunk: HistogramLike;
+  /** `modelgate.upstream.state`: 0 healthy, 1 half-open, 2 cooling, per upstream target. */
+  readonly upstreamState: ObservableGaugeLike;
+  /** `modelgate.upstream.cooldowns`: cooldowns this instance started. */
+  readonly cooldowns: CounterLike;
 }
 
 /** A span of the app's tracer (every span the gateway holds came from it) as the API's functions take it. */
@@ -106,5 +110,9 @@ export function createOtelSignals(option: true | OpenTelemetryOptions): OtelSign
     }),
     timeToFirstChunk: seconds('gen_ai.client.operation.time_to_first_chunk', 'Time to receive the first chunk of a streamed response.'),
     timePerOutputChunk: seconds('gen_ai.client.operation.time_per_output_chunk', 'Time between consecutive chunks of a streamed response.'),
+    upstreamState: meter.createObservableGauge('modelgate.upstream.state', {
+      description: 'Health of each upstream target: 0 healthy, 1 half-open, 2 cooling.',
+    }),
+    cooldowns: meter.createCounter('modelgate.upstream.cooldowns', { description: 'Cooldowns this instance started on an upstream target.', unit: '{cooldown}' }),
   };
 }

@@ -11,6 +11,7 @@ import type * as PromClient from 'prom-client';
 import { loadOptional } from './load-optional.js';
 import type { PrometheusOptions } from './options.js';
 import type { PrometheusCounterLike, PrometheusGaugeLike, PrometheusHistogramLike } from './prometheus-shapes.js';
+import { type CollectedGaugeLike, collectStates } from './health-metrics.js';
 
 /** Latency buckets in seconds (request duration, time to first token). */
 const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -28,6 +29,9 @@ export interface PrometheusMetrics {
   fallbacks: PrometheusCounterLike;
   limitRejections: PrometheusCounterLike;
   openStreams: PrometheusGaugeLike;
+  /** Per upstream and upstream model id: 0 healthy, 1 half-open, 2 cooling (set at scrape time). */
+  upstreamState: CollectedGaugeLike;
+  cooldowns: PrometheusCounterLike;
 }
 
 /** Creates and registers the metrics; a second gateway on the same registry reuses them. */
@@ -59,5 +63,15 @@ export function createPrometheusMetrics(options: PrometheusOptions): PrometheusM
     fallbacks: counter('upstream_fallbacks_total', 'Upstream calls that fell back from this upstream to the next.', ['upstream']),
     limitRejections: counter('limit_rejections_total', 'Requests the gateway itself answered with 429 (limits).', ['endpoint', ...principal]),
     openStreams: reuse('open_streams', () => new prom.Gauge({ name: `${prefix}open_streams`, help: 'Streamed responses in progress.', labelNames: ['endpoint'], registers })),
+    upstreamState: reuse('upstream_state', () => new prom.Gauge({
+      name: `${prefix}upstream_state`,
+      help: 'Health of each upstream target (upstream and upstream model id): 0 healthy, 1 half-open (one probe allowed), 2 cooling (skipped).',
+      labelNames: ['upstream', 'model'],
+      registers,
+      collect() {
+        collectStates(this);
+      },
+    })),
+    cooldowns: counter('upstream_cooldowns_total', 'Cooldowns this instance started on an upstream target, by cause (failures, rate_limit).', ['upstream', 'model', 'cause']),
   };
 }

@@ -5,6 +5,7 @@
  *
  * @internal
  */
+import { routingSchema } from './health-store-schema.js';
 import { z } from 'zod';
 import type { FileStore } from '../files/file-store.js';
 import type { GatewayOptions } from '../gateway-options.js';
@@ -119,6 +120,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
   openTelemetry: openTelemetrySchema.optional(),
   prometheus: prometheusSchema.optional(),
   logger: loggerSchema.optional(),
+  routing: routingSchema.optional(),
 };
 
 /** What the options of `createGateway` must be, for the message about a value that is no object. */

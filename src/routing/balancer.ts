@@ -12,7 +12,7 @@ import type { RouteStrategy } from './strategies.js';
 import { TargetStats } from './target-stats.js';
 
 /** Options of `createRouter` for the routes with several targets. */
-export interface RoutingOptions {
+export interface RouterOptions {
   /**
    * Whether a target may be chosen now (false while it is cooling down, say).
    * Affinity moves off a target that is not; the strategies put such targets
@@ -36,7 +36,7 @@ export interface RouteBalancer {
 const ALWAYS = (): boolean => true;
 
 /** The balancer of `route`, reading and keeping `stats` (one set per router, shared by its routes). */
-export function createBalancer(route: Route, stats: TargetStats, options: RoutingOptions): RouteBalancer {
+export function createBalancer(route: Route, stats: TargetStats, options: RouterOptions): RouteBalancer {
   return {
     strategy: route.strategy ?? 'weighted',
     affinity: affinityOptions(route.affinity),

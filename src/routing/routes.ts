@@ -7,9 +7,10 @@
 import { GatewayError } from '../errors.js';
 import type { ClientAbortPolicy } from '../sse/relay-stream.js';
 import type { Upstream } from '../upstreams/upstream.js';
+import type { WhenAllCooling } from './target-gate.js';
 import { compileMatcher, type ModelMatcher } from '../models/model-matcher.js';
 import type { AffinityOption } from './affinity.js';
-import { createBalancer, type RouteBalancer, type RoutingOptions } from './balancer.js';
+import { createBalancer, type RouteBalancer, type RouterOptions } from './balancer.js';
 import type { RouteStrategy } from './strategies.js';
 import { TargetStats } from './target-stats.js';
 
@@ -57,6 +58,13 @@ interface RouteCommon {
    * available, so the upstream's prompt cache keeps hitting. Default false.
    */
   affinity?: AffinityOption;
+  /**
+   * When every target (and fallback) is cooling: `reject` answers at once
+   * (chat 503 `upstream_cooling` / messages 529 `overloaded_error`, or 429
+   * when they cool on the upstreams' rate limits, with `retry-after`);
+   * `try` sends to them anyway, in order. Default `'reject'`.
+   */
+  whenAllCooling?: WhenAllCooling;
 }
 
 /** A route served by one upstream. */
@@ -154,7 +162,7 @@ export function noRouteError(model: string): GatewayError {
  * router.resolve('vendora-sonnet-4-6')?.targets; // [{ upstream: vendor, model: 'claude-sonnet-4-6' }, { upstream: backup, model: 'vendora-sonnet-4-6' }]
  * @throws TypeError when a route has no upstream (or both `upstream` and `targets`) or a malformed target or fallback.
  */
-export function createRouter(routes: readonly Route[], options: RoutingOptions = {}): Router {
+export function createRouter(routes: readonly Route[], options: RouterOptions = {}): Router {
   // One set of figures per router (per gateway instance): a deployment in two routes carries the calls of both.
   const stats = new TargetStats();
   const compiled = routes.map((route, index) => {

@@ -2,7 +2,9 @@
  * Sends a call to a route's targets in order, retrying and falling back on
  * failures that happened before any byte reached the client: connection
  * errors and time-outs, 429, and 5xx (529 included). It only ever looks at
- * response heads; once a response is returned, the caller owns it.
+ * response heads; once a response is returned, the caller owns it. Given a
+ * health gate (`src/routing/target-gate.ts`), it skips cooling targets
+ * without waiting and tells the gate how each attempt went.
  */
 import { performance } from 'node:perf_hooks';
 import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
@@ -10,6 +12,9 @@ import { discardBody } from './read-body.js';
 import { retryAfterMs } from './retry-after.js';
 import type { AbortSource } from '../signals/abort-source.js';
 import type { RouteTarget } from '../routing/routes.js';
+import { errorHealth, responseHealth } from '../routing/attempt-health.js';
+import type { Cooling, HealthTicket } from '../routing/health.js';
+import type { TargetGate } from '../routing/target-gate.js';
 import type { UpstreamCall, UpstreamResponse } from './upstream.js';
 
 /** Options of {@link sendWithFallback}. */
@@ -36,6 +41,12 @@ export interface SendWithFallbackOptions {
   deadlineAt?: number;
   /** Called after every attempt (logs, metrics). */
   onAttempt?: (attempt: AttemptRecord) => void;
+  /**
+   * Per-target health: cooling targets are skipped without waiting, and
+   * every attempt's outcome is recorded. When every target is cooling
+   * before the first attempt, its answer is thrown at once. Default: none.
+   */
+  health?: TargetGate;
 }
 
 /** What one attempt did. */
@@ -127,7 +138,13 @@ export async function sendWithFallback(
   const { deadlineAt } = options;
   const attempts: AttemptRecord[] = [];
   if (targets.length === 0) throw new TypeError('sendWithFallback needs at least one target');
+  const gate = options.health;
+  const refusal = gate?.start(targets);
+  if (refusal) throw refusal;
   let last: Outcome | undefined;
+  /** True once `last` is a response whose body was discarded (another attempt was due). */
+  let lastDiscarded = false;
+  const skipped: Cooling[] = [];
 
   const record = (target: RouteTarget, started: number, result: Omit<AttemptRecord, 'upstream' | 'model' | 'durationMs'>): void => {
     const attempt = { upstream: target.upstream.name, model: target.model, ...result, durationMs: performance.now() - started };
@@ -138,34 +155,60 @@ export async function sendWithFallback(
   tries: for (const [targetIndex, target] of targets.entries()) {
     for (let retry = 0; retry <= retries; retry++) {
       if (signal.aborted) throw cancelled(signal);
+      let ticket: HealthTicket | undefined;
+      if (gate) {
+        const admitted = gate.admit(target);
+        // A cooling target is skipped, never waited for: on to the next one.
+        if ('until' in admitted) {
+          skipped.push(admitted);
+          break;
+        }
+        ticket = admitted;
+      }
       const started = performance.now();
       let wait: number | undefined;
       try {
         const response = await target.upstream.send(makeCall(target, { targetIndex, retry }));
         const retryable = isRetryableStatus(response.status);
+        // Only a retryable answer's headers are read here (a custom upstream's 2xx may come without any).
+        const hint = retryable ? retryAfterMs(response.headers) : undefined;
+        if (ticket) gate!.settle(ticket, target, responseHealth(response.status, hint, response.headers?.['x-should-retry'] !== 'false'));
         record(target, started, { status: response.status, retryable });
         if (!retryable) return { response, target, attempts };
         last = { response, target };
-        const hint = retryAfterMs(response.headers);
+        lastDiscarded = false;
         // An upstream asking for a long pause (or saying not to retry) is skipped rather than waited for.
         if ((hint !== undefined && hint > maxRetryAfterMs) || response.headers['x-should-retry'] === 'false') retry = retries;
         else wait = hint;
       } catch (thrown) {
         const error = toGatewayError(thrown);
         const retryable = !signal.aborted && isRetryableError(error);
+        if (ticket) gate!.settle(ticket, target, errorHealth(error, signal.aborted));
         record(target, started, { error, retryable });
         if (!retryable) throw error;
         last = { error };
+        lastDiscarded = false;
       }
-      const isFinal = targetIndex === targets.length - 1 && retry >= retries;
-      if (isFinal) break;
+      if (gate && retry < retries) {
+        const cooling = gate.cooling(target);
+        // Now cooling: move on at once, unless this is the upstream's own retry-after and nothing else is up.
+        if (cooling?.cause === 'rate_limit' && wait !== undefined && !gate.anyAvailable(targets.slice(targetIndex + 1))) wait = Math.max(wait, cooling.remainingMs + 1);
+        else if (cooling) retry = retries;
+      }
+      const isFinal = retry >= retries && (targetIndex === targets.length - 1 || (gate !== undefined && !gate.anyAvailable(targets.slice(targetIndex + 1))));
+      if (isFinal) break tries;
       const delay = retry < retries ? (wait ?? Math.min(maxBackoffMs, backoffMs * 2 ** retry) * (1 - Math.random() * 0.25)) : 0;
       // Waiting into the deadline would only turn this answer into a time-out.
       if (deadlineAt !== undefined && performance.now() + delay >= deadlineAt) break tries;
-      if ('response' in last) await discardBody(last.response.body);
+      if ('response' in last) {
+        lastDiscarded = true;
+        await discardBody(last.response.body);
+      }
       if (delay > 0) await sleep(delay, signal);
     }
   }
+  // Targets that went cooling while this call waited: their cooling is the answer.
+  if ((last === undefined || lastDiscarded) && gate && skipped.length > 0) throw gate.refuse(skipped);
   if (last === undefined) throw cancelled(signal);
   if ('error' in last) throw last.error;
   return { response: last.response, target: last.target, attempts };

@@ -52,6 +52,8 @@ beforeAll(async () => {
   const nowhere = openAICompatible({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-nowhere', name: 'nowhere', timeouts: { connectMs: 500 } });
   app = await startApp('node', {
     auth: { keys: [KEY, CALLER_AZURE_KEY] },
+    // Each case checks one request's retries and fallbacks on its own; cooldowns carrying over between cases are tested elsewhere.
+    routing: { health: false },
     routes: [
       { match: 'gpt-4o', upstream: byKey, serveMessages: true, fallbacks: [{ upstream: vendorOpenAI, model: 'gpt-4.1' }] },
       { match: 'gpt-4o-mini', upstream: byEntra, serveMessages: true },

@@ -113,6 +113,8 @@ describe.each(['node', 'express5', 'koa3'] as const)('secrets never reach a clie
     const options: GatewayOptions = {
       auth: { keys: [CALLER_KEY] },
       routes: routes(upstream.url),
+      // Every case must reach the upstream's error (the same fault repeats): no cooldown may answer in its place.
+      routing: { health: false },
       onUsage: (record) => usage.push(record),
       onError: ({ error, request, requestId }) => {
         const cause = error.cause as Error | undefined;

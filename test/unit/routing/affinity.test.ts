@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { affinityKey, rendezvousOrder } from '../../../src/routing/affinity.js';
 import { orderTargets } from '../../../src/routing/order-targets.js';
 import { createRouter, type ResolvedRoute, type Route, type RouteTarget } from '../../../src/routing/routes.js';
-import type { RoutingOptions } from '../../../src/routing/balancer.js';
+import type { RouterOptions } from '../../../src/routing/balancer.js';
 import type { Upstream } from '../../../src/upstreams/upstream.js';
 import { seededRandom } from './seeded-random.js';
 
 const fake = (name: string): Upstream => ({ name, format: 'messages', send: () => Promise.reject(new Error('not used')) });
 const [a, b, c] = [fake('a'), fake('b'), fake('c')];
 
-function resolve(route: Omit<Route, 'match'>, options: RoutingOptions = {}): ResolvedRoute {
+function resolve(route: Omit<Route, 'match'>, options: RouterOptions = {}): ResolvedRoute {
   return createRouter([{ match: '*', ...route } as Route], options).resolveOrThrow('m');
 }
 

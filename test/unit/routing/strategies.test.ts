@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRouter, type ResolvedRoute, type Route } from '../../../src/routing/routes.js';
 import { orderTargets } from '../../../src/routing/order-targets.js';
-import type { RoutingOptions } from '../../../src/routing/balancer.js';
+import type { RouterOptions } from '../../../src/routing/balancer.js';
 import type { Upstream } from '../../../src/upstreams/upstream.js';
 import { seededRandom } from './seeded-random.js';
 
@@ -11,7 +11,7 @@ const b = fake('b');
 const c = fake('c');
 const backup = fake('backup');
 
-function resolve(route: Omit<Route, 'match'>, options: RoutingOptions = {}): ResolvedRoute {
+function resolve(route: Omit<Route, 'match'>, options: RouterOptions = {}): ResolvedRoute {
   return createRouter([{ match: '*', ...route } as Route], options).resolveOrThrow('m');
 }
 

@@ -1,0 +1,62 @@
+/**
+ * The options of `redisHealthStore` and the gateway's `routing` option.
+ *
+ * @internal
+ */
+import type { z } from 'zod';
+import type { IoRedisLike, NodeRedisLike } from '../redis/script-runner.js';
+import type { CooldownOptions } from '../routing/health.js';
+import type { HealthStore } from '../routing/health-store.js';
+import type { RedisHealthStoreOptions } from '../routing/redis-health-store.js';
+import type { RoutingOptions } from '../routing/routing-options.js';
+import { type Assert, fn, got, int, isObject, optionsObject, type SameOptions, MAX_TIMER_MS, shaped } from './option-schemas.js';
+
+const clientSchema = shaped<IoRedisLike | NodeRedisLike>(
+  (value) => isObject(value) && (typeof value.evalsha === 'function' || typeof value.evalSha === 'function'),
+  (value) =>
+    `must be a connected Redis client: ioredis \`new Redis(url)\` or node-redis \`await createClient({ url }).connect()\` (got ${got(value)})`,
+);
+
+const redisShape = optionsObject(
+  {
+    client: clientSchema,
+    prefix: shaped<string>(
+      (value) => typeof value === 'string',
+      (value) => `must be a string (got ${got(value)})`,
+    ).optional(),
+    refreshMs: int(10, 3_600_000, 'ms between two reads of the shared cooldowns').optional(),
+    onError: fn<NonNullable<RedisHealthStoreOptions['onError']>>('`(error) => void`').optional(),
+  },
+  'a `redisHealthStore`',
+  '`{ client, prefix?, refreshMs?, onError? }`',
+);
+
+/** `redisHealthStore(options)`. */
+export const redisHealthStoreOptionsSchema = redisShape;
+
+const storeSchema = shaped<HealthStore | false>(
+  (value) => value === false || (isObject(value) && typeof value.publish === 'function' && typeof value.subscribe === 'function' && typeof value.recover === 'function'),
+  (value) => `must be a health store (\`redisHealthStore({ client })\`, \`memoryHealthStore()\`) or false to turn cooldowns off (got ${got(value)})`,
+);
+
+const cooldownShape = optionsObject(
+  {
+    failures: int(1, 1_000_000, 'consecutive failures that cool a target').optional(),
+    baseMs: int(0, MAX_TIMER_MS, 'ms of the first cooldown').optional(),
+    maxMs: int(0, MAX_TIMER_MS, 'ms of the longest cooldown').optional(),
+    probeTimeoutMs: int(1, MAX_TIMER_MS, 'ms a half-open probe may take before another may go').optional(),
+  },
+  'a `routing.cooldown`',
+  '`{ failures?, baseMs?, maxMs?, probeTimeoutMs? }`',
+);
+
+/** The gateway's `routing` option. */
+export const routingSchema = optionsObject(
+  { health: storeSchema.optional(), cooldown: cooldownShape.optional() },
+  'a `routing`',
+  '`{ health?, cooldown? }`',
+);
+
+type _Redis = Assert<SameOptions<z.input<typeof redisShape>, RedisHealthStoreOptions>>;
+type _Cooldown = Assert<SameOptions<z.input<typeof cooldownShape>, CooldownOptions>>;
+type _Routing = Assert<SameOptions<z.input<typeof routingSchema>, RoutingOptions>>;

@@ -1,0 +1,35 @@
+/**
+ * What one upstream attempt says about its target's health. Failures are
+ * the answers worth another attempt elsewhere: no response (connection
+ * error, time-out), 5xx (529 included; not 501 or 508), and a 429 without a retry hint; a
+ * 429 with one cools the target for that long. Any other answer (2xx, 4xx)
+ * shows a working target.
+ *
+ * @internal
+ */
+import type { GatewayError } from '../errors.js';
+import type { AttemptHealth } from './health.js';
+
+/**
+ * Health of an attempt that got a response head; `retryAfterMs` is the
+ * upstream's hint, if any. Answers that no retry can change say nothing
+ * about the target's health: 501, 508 (a request loop: the configuration's
+ * fault, and its 508 must reach the caller rather than a cooldown) and any
+ * answer marked `x-should-retry: false`.
+ */
+export function responseHealth(status: number, retryAfterMs: number | undefined, shouldRetry = true): AttemptHealth {
+  if (!shouldRetry || status === 501 || status === 508) return { kind: 'neutral' };
+  if (status === 429) return retryAfterMs === undefined ? { kind: 'failure' } : { kind: 'rate_limited', retryAfterMs };
+  return status >= 500 ? { kind: 'failure' } : { kind: 'success' };
+}
+
+/**
+ * Health of an attempt that got no response. The request's own deadline
+ * passing counts (the target did not answer in time); the client leaving,
+ * or an error of the gateway's own, says nothing about the target.
+ */
+export function errorHealth(error: GatewayError, aborted: boolean): AttemptHealth {
+  if (error.code === 'UPSTREAM_TIMEOUT') return { kind: 'failure' };
+  if (!aborted && error.code === 'UPSTREAM_UNAVAILABLE') return { kind: 'failure' };
+  return { kind: 'neutral' };
+}

@@ -1,0 +1,34 @@
+/**
+ * The answer when every target of a route is cooling: at once, in the
+ * caller's format, with `retry-after` set to when the first target is back.
+ * Both official clients retry it (429, 503 and 529 are retryable, and they
+ * honour `retry-after`).
+ */
+import { GatewayError } from '../errors.js';
+import type { WireFormat } from '../types.js';
+import type { Cooling } from './health.js';
+
+/**
+ * Rate limits (each target's upstream answered 429 with a retry hint) give
+ * a 429 `rate_limit_error` (chat `rate_limit_exceeded`); anything else a
+ * chat 503 `upstream_cooling` / messages 529 `overloaded_error`.
+ *
+ * @param coolings One per target, none empty.
+ * @param now The clock the coolings' `until` is read on.
+ */
+export function allCoolingError(coolings: readonly Cooling[], format: WireFormat, now: number): GatewayError {
+  const until = Math.min(...coolings.map((cooling) => cooling.until));
+  const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+  const headers = { 'retry-after': String(seconds) };
+  const targets = coolings.length === 1 ? 'The upstream of this model is' : `All ${coolings.length} upstreams of this model are`;
+  if (coolings.every((cooling) => cooling.cause === 'rate_limit')) {
+    return new GatewayError('RATE_LIMITED', `${targets} rate-limited by their provider; retry after ${seconds} s.`, {
+      chatCode: 'rate_limit_exceeded',
+      headers,
+    });
+  }
+  const message = `${targets} cooling down after repeated failures; retry after ${seconds} s.`;
+  return format === 'messages'
+    ? new GatewayError('UPSTREAM_COOLING', message, { status: 529, messagesType: 'overloaded_error', headers })
+    : new GatewayError('UPSTREAM_COOLING', message, { chatCode: 'upstream_cooling', chatType: 'server_error', headers });
+}

@@ -1,0 +1,145 @@
+/**
+ * A {@link HealthStore} in Redis, shared by every gateway instance: a
+ * target one instance sees go down is skipped by all. Works with the client
+ * the limits and response stores use (ioredis or node-redis).
+ *
+ * No Redis call is made per request: each instance keeps deciding from its
+ * own memory, publishes the cooldowns it starts (one script call each), and
+ * reads everyone's every `refreshMs` (one script call per instance). An
+ * instance therefore sees another's cooldown at most `refreshMs` (plus one
+ * round trip) late. When Redis fails, instances go on with their own state.
+ */
+import { assertOptions } from '../options/parse-options.js';
+import { redisHealthStoreOptionsSchema } from '../options/health-store-schema.js';
+import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '../redis/script-runner.js';
+import type { HealthStore, SharedCooldown } from './health-store.js';
+import { PUBLISH_SCRIPT, READ_SCRIPT, RECOVER_SCRIPT } from './redis-health-scripts.js';
+
+/** Options of {@link redisHealthStore}. */
+export interface RedisHealthStoreOptions {
+  /** A connected ioredis (`new Redis(url)`) or node-redis (`await createClient({ url }).connect()`) client; a Cluster client works too. */
+  client: IoRedisLike | NodeRedisLike;
+  /** Prefix of the store's one key (`{prefix}cooldowns`). Default `'modelgate:health:'`. */
+  prefix?: string;
+  /** Ms between two reads of the shared cooldowns: how late an instance may see another's. Default 1000. */
+  refreshMs?: number;
+  /** Told of every failed Redis call (the instances then go on with their own state). Default: ignored. */
+  onError?: (error: unknown) => void;
+}
+
+const PUBLISH_SHA = scriptSha(PUBLISH_SCRIPT);
+const READ_SHA = scriptSha(READ_SCRIPT);
+const RECOVER_SHA = scriptSha(RECOVER_SCRIPT);
+
+type Record = Omit<SharedCooldown, 'key' | 'remainingMs'>;
+
+function parseReply(reply: unknown): SharedCooldown[] {
+  if (!Array.isArray(reply)) return [];
+  const out: SharedCooldown[] = [];
+  for (let i = 0; i + 2 < reply.length; i += 3) {
+    const [key, remaining, json] = [reply[i], reply[i + 1], reply[i + 2]];
+    if (typeof key !== 'string' || typeof json !== 'string') continue;
+    try {
+      const record = JSON.parse(json) as Partial<Record>;
+      if (typeof record.upstream !== 'string' || typeof record.model !== 'string' || typeof record.source !== 'string') continue;
+      out.push({
+        key,
+        upstream: record.upstream,
+        model: record.model,
+        remainingMs: Number(remaining),
+        level: Number(record.level) || 0,
+        cause: record.cause === 'rate_limit' ? 'rate_limit' : 'failures',
+        source: record.source,
+      });
+    } catch {
+      // Someone else's value under our key: not a cooldown.
+    }
+  }
+  return out;
+}
+
+/**
+ * Creates a Redis-backed {@link HealthStore}.
+ *
+ * @throws GatewayConfigError when an option is wrong (no client, a refresh period that is not a number...).
+ * @example
+ * import { Redis } from 'ioredis';
+ * const gateway = createGateway({ auth, routes, routing: { health: redisHealthStore({ client: new Redis(process.env.REDIS_URL!) }) } });
+ */
+export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore {
+  assertOptions(redisHealthStoreOptionsSchema, options, 'redisHealthStore');
+  const run = scriptRunner(options.client, 'redisHealthStore');
+  const key = `${options.prefix ?? 'modelgate:health:'}cooldowns`;
+  const refreshMs = options.refreshMs ?? 1_000;
+  const listeners = new Set<(cooldowns: readonly SharedCooldown[]) => void>();
+  let timer: NodeJS.Timeout | undefined;
+  let reading = false;
+
+  const fail = (error: unknown): void => {
+    try {
+      options.onError?.(error);
+    } catch {
+      // A failing logger must not change anything.
+    }
+  };
+  // A Redis that does not answer (commands queued while it is away) must not hold the next read back forever.
+  const bounded = <T>(promise: Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const guard = setTimeout(() => reject(new Error(`redisHealthStore: Redis did not answer within ${Math.max(refreshMs, 1000)} ms`)), Math.max(refreshMs, 1000));
+      guard.unref();
+      promise.then(
+        (value) => {
+          clearTimeout(guard);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(guard);
+          reject(error);
+        },
+      );
+    });
+
+  const refresh = async (): Promise<void> => {
+    if (reading || listeners.size === 0) return;
+    reading = true;
+    try {
+      const cooldowns = parseReply(await bounded(run(READ_SCRIPT, READ_SHA, [key], [])));
+      for (const listener of listeners) {
+        try {
+          listener(cooldowns);
+        } catch {
+          // A failing listener must not stop the others.
+        }
+      }
+    } catch (error) {
+      fail(error);
+    } finally {
+      reading = false;
+    }
+  };
+
+  return {
+    publish(cooldown) {
+      const record: Record = { upstream: cooldown.upstream, model: cooldown.model, level: cooldown.level, cause: cooldown.cause, source: cooldown.source };
+      bounded(run(PUBLISH_SCRIPT, PUBLISH_SHA, [key], [cooldown.key, String(Math.max(0, Math.round(cooldown.remainingMs))), JSON.stringify(record)])).catch(fail);
+    },
+    recover(field) {
+      bounded(run(RECOVER_SCRIPT, RECOVER_SHA, [key], [field])).catch(fail);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      if (timer === undefined) {
+        timer = setInterval(() => void refresh(), refreshMs);
+        timer.unref();
+      }
+      void refresh();
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0 && timer !== undefined) {
+          clearInterval(timer);
+          timer = undefined;
+        }
+      };
+    },
+  };
+}
