@@ -27,6 +27,7 @@ import { listModels, retrieveModel, servedModels } from './handlers/models.js';
 import { enforceRequestRules } from './handlers/enforce-request-rules.js';
 import { isThenable, type MaybePromise } from './maybe-promise.js';
 import { applyLimitHeaders } from './limits/limit-headers.js';
+import type { LimitAdmission, LimitRequest } from './limits/limit-request.js';
 import { applyTemperatureRuleFirst } from './handlers/temperature-first.js';
 import type { Catalog } from './models/catalog.js';
 import { readJsonBody } from './read-json-body.js';
@@ -138,6 +139,18 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
   }
 }
 
+/** What the limits step reads of a model call (the request itself holds the client's signal, read only for a stream). */
+function limitRequestOf(ctx: GatewayContext): LimitRequest {
+  return { endpoint: ctx.endpoint?.name, principal: ctx.principal, body: ctx.body, route: ctx.route, format: ctx.format, client: ctx.request };
+}
+
+/** The limits' side of an admitted call: its headers for the response, and the hooks the call reports usage and progress to. */
+function applyAdmission(ctx: GatewayContext, admission: LimitAdmission): void {
+  ctx.limitHeaders = admission.headers;
+  ctx.limitUsage = admission.recordUsage;
+  ctx.limitTouch = admission.touch;
+}
+
 /**
  * Creates a gateway.
  *
@@ -183,8 +196,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), the limits, the call. */
   const dispatchChecked = (ctx: GatewayContext): Promise<GatewayResponse> => {
     assertModelAllowed(ctx.principal!, ctx.body!.model as string);
-    if (runtime.limiter) return runtime.limiter.run(ctx, () => dispatch(ctx, runtime));
-    return dispatch(ctx, runtime);
+    if (!runtime.limiter) return dispatch(ctx, runtime);
+    return runtime.limiter.run(limitRequestOf(ctx), (admission) => {
+      if (admission) applyAdmission(ctx, admission);
+      return dispatch(ctx, runtime);
+    });
   };
 
   const gateway: Gateway = {

@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import type { ResolvedRoute } from '../routing/routes.js';
+import type { WireFormat } from '../types.js';
 import type { CallEstimate } from './plan-limits.js';
 
 type Counters = typeof import('../tokens/count-tokens.js');
@@ -25,7 +25,15 @@ export function loadedTokenCounters(): Counters | undefined {
   return loaded;
 }
 
-type Body = Record<string, unknown>;
+type Body = Readonly<Record<string, unknown>>;
+
+/**
+ * What the estimate reads of the resolved route: the first target's wire
+ * format, which decides whether `n > 1` fans out (a `ResolvedRoute` is one).
+ */
+export interface FanOutRoute {
+  readonly targets: readonly { readonly upstream: { readonly format: WireFormat } }[];
+}
 
 function positive(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
@@ -36,7 +44,7 @@ function positive(value: unknown): number | undefined {
  * messages-format upstream is fanned out to `n` calls (fan-out-chat.ts);
  * everything else is one call.
  */
-export function callsOf(endpoint: string, body: Body, route: ResolvedRoute | undefined): { choices: number; calls: number } {
+export function callsOf(endpoint: string, body: Body, route: FanOutRoute | undefined): { choices: number; calls: number } {
   const choices = choicesOf(endpoint, body);
   return { choices, calls: callCount(choices, route) };
 }
@@ -45,12 +53,12 @@ function choicesOf(endpoint: string, body: Body): number {
   return endpoint === 'chat.completions' ? (positive(body.n) ?? 1) : 1;
 }
 
-function callCount(choices: number, route: ResolvedRoute | undefined): number {
+function callCount(choices: number, route: FanOutRoute | undefined): number {
   return choices > 1 && route?.targets[0]?.upstream.format === 'messages' ? choices : 1;
 }
 
 /** The number of upstream calls of a request ({@link callsOf} without the object). */
-export function upstreamCalls(endpoint: string, body: Body, route: ResolvedRoute | undefined): number {
+export function upstreamCalls(endpoint: string, body: Body, route: FanOutRoute | undefined): number {
   return callCount(choicesOf(endpoint, body), route);
 }
 
@@ -72,7 +80,7 @@ export function estimateCall(
   tokens: Counters,
   endpoint: string,
   body: Body,
-  route: ResolvedRoute | undefined,
+  route: FanOutRoute | undefined,
   expectedOutputTokens: number,
 ): CallEstimate {
   const { choices, calls } = callsOf(endpoint, body, route);

@@ -94,8 +94,11 @@ export interface LimitsOptions {
   expectedOutputTokens?: number;
   /**
    * How long a concurrency slot is held at most if its release never arrives (crashed instance, a
-   * stream nobody reads any more), in seconds. Default 600. Running requests renew their leases
-   * every third of it (streams only while they are read), so a long stream keeps its slot.
+   * stream nobody reads any more), in seconds; fractions allowed. Default 600. Running requests
+   * renew their leases every third of it, so a long stream keeps its slot to its end and frees it
+   * once when it ends. A stream renews only while it moves on (its client takes the next chunk, or
+   * `onClientAbort: 'drain'` reads the rest): one whose client stops reading, and whose socket
+   * buffers are full, loses its slot a lease later, though it goes on when the client reads again.
    */
   concurrencyLeaseSeconds?: number;
 }
