@@ -219,6 +219,44 @@ describe('a route with several deployments', () => {
   });
 });
 
+describe('affinity and cooldowns together', () => {
+  it('once its target cools, a conversation goes straight to its next target, with no attempt on the cooling one', async () => {
+    const telemetry = createTelemetry();
+    const app = await startApp('node', {
+      auth: { keys: [KEY] },
+      routes: routes(),
+      routing: { cooldown: { failures: 2, baseMs: 60_000 } },
+      openTelemetry: { tracerProvider: telemetry.tracerProvider, meterProvider: telemetry.meterProvider },
+    });
+    try {
+      const anthropic = new Anthropic({ baseURL: app.url, apiKey: KEY, maxRetries: 0 });
+      const system = 'A conversation that outlives its target.';
+      const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'stay with me' }];
+      const ask = () => anthropic.messages.create({ model: 'msg-affinity', max_tokens: 64, system, messages });
+      const before = all.map((deployment) => deployment.calls());
+      await ask();
+      const home = all.find((deployment, index) => deployment.calls() > before[index]!)!;
+      home.mode = '5xx';
+      // Two failures on its home (each request then fails over): the home starts cooling.
+      await ask();
+      await ask();
+      const homeCalls = home.calls();
+      const moved = all.map((deployment) => deployment.calls());
+      for (let i = 0; i < 4; i++) await ask();
+      expect(home.calls()).toBe(homeCalls);
+      const next = all.filter((deployment, index) => deployment.calls() > moved[index]!);
+      expect(next).toHaveLength(1);
+      expect(next[0]!.calls() - moved[all.indexOf(next[0]!)]!).toBe(4);
+      // The router itself sees the cooling: the choice is recorded as moved, not as kept and then skipped.
+      await eventually(() => expect(telemetry.spans().filter((span) => span.kind === SpanKind.CLIENT).length).toBeGreaterThanOrEqual(9));
+      const last = telemetry.spans().filter((span) => span.kind === SpanKind.CLIENT).slice(-4);
+      for (const span of last) expect(span.attributes['modelgate.route.affinity']).toBe('moved');
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('the routing decision in spans', () => {
   it('each attempt span names the strategy and what affinity did', async () => {
     const telemetry = createTelemetry();
