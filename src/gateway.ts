@@ -191,7 +191,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     catalog: runtime.catalog,
     options,
     begin(request) {
-      const ctx = createGatewayContext(request, runtime.hops);
+      const ctx = createGatewayContext(request, runtime.hops, runtime.forwarding);
       if (runtime.observe) ctx.observer = runtime.observe(ctx);
       return ctx;
     },

@@ -15,6 +15,7 @@ import { discardBody, readBody } from '../read-body.js';
 import { withoutFraming } from '../request-body.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { createRedactor, type Redactor } from '../../redact/redactor.js';
+import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import { bedrockUpstreamOptionsSchema } from '../../options/bedrock-upstream-schema.js';
 import { assertOptions } from '../../options/parse-options.js';
@@ -265,6 +266,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     }
   }
 
+  const addresses = upstreamAddresses(String(endpoint));
   return {
     name,
     format: 'messages',
@@ -272,6 +274,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     holdsFiles: false,
     acceptsCallerKey: false,
     server: serverOf(endpoint),
+    addresses: () => addresses,
     send,
     secrets: () => [...secrets],
     close: () => client.close(),

@@ -13,6 +13,7 @@ import { GatewayConfigError } from '../../options/gateway-config-error.js';
 import { assertOptions } from '../../options/parse-options.js';
 import { vertexUpstreamOptionsSchema } from '../../options/vertex-upstream-schema.js';
 import { createRedactor, type Redactor } from '../../redact/redactor.js';
+import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { errorResponse } from '../bedrock/bedrock-errors.js';
@@ -156,6 +157,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     }
   }
 
+  const addresses = upstreamAddresses(String(baseURL));
   return {
     name,
     format: 'messages',
@@ -163,6 +165,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     holdsFiles: false,
     acceptsCallerKey: false,
     server: serverOf(baseURL),
+    addresses: () => addresses,
     send,
     secrets: () => [...headerSecrets, ...tokens],
     close: () => client.close(),
