@@ -38,6 +38,8 @@ import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messa
 import { parseRequest } from './schemas/parse-request.js';
 import type { GatewayRequest, GatewayResponse } from './types.js';
 import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
+import { assertRequestClientPresent, clientLeftError } from './signals/client-left.js';
+import { abortSourceOf } from './signals/abort-source.js';
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -125,8 +127,12 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     case 'files.retrieve':
     case 'files.content':
     case 'files.delete':
-    case 'files.upload':
-      return handleFiles(endpoint, await runtime.files(), ctx.via);
+    case 'files.upload': {
+      const files = await runtime.files();
+      // The file store may be an upstream: no call for a client that left while it loaded.
+      assertRequestClientPresent(ctx.request);
+      return handleFiles(endpoint, files, ctx.via);
+    }
     case 'responses.input_tokens':
       return handleResponsesInputTokens(ctx, runtime);
     case 'responses.retrieve':
@@ -161,6 +167,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       return found.then(({ principal, key }) => {
         ctx.principal = principal;
         ctx.credential = key;
+        // A custom `verify` may be slow: nothing more runs for a client that left meanwhile.
+        assertRequestClientPresent(ctx.request);
       });
     }
     ctx.principal = found.principal;
@@ -183,7 +191,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), the limits, the call. */
   const dispatchChecked = (ctx: GatewayContext): Promise<GatewayResponse> => {
     assertModelAllowed(ctx.principal!, ctx.body!.model as string);
-    if (runtime.limiter) return runtime.limiter.run(ctx, () => dispatch(ctx, runtime));
+    // The rules may have waited (a catalog, a tokenizer): no reservation for a client that left.
+    const client = abortSourceOf(ctx.request);
+    if (client.aborted) return Promise.reject(clientLeftError());
+    // The limits store may be remote (a round trip to Redis): checked again once it admitted the call.
+    if (runtime.limiter) return runtime.limiter.run(ctx, () => (client.aborted ? Promise.reject(clientLeftError()) : dispatch(ctx, runtime)));
     return dispatch(ctx, runtime);
   };
 

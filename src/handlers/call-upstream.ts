@@ -21,6 +21,7 @@ import { type RequestDeadline, startDeadline } from './request-deadline.js';
 
 export type { CallPlan } from '../upstreams/call-plan.js';
 import { type AbortSource, abortSourceOf, AbortTrigger, LightSignalHolder } from '../signals/abort-source.js';
+import { assertClientPresent } from '../signals/client-left.js';
 
 /**
  * The call handed to an upstream. Its `signal`, the deadline's `AbortSignal`, is made only for
@@ -74,6 +75,9 @@ export async function sendPlans<P extends CallPlan>(
 ): Promise<SentCall<P>> {
   const route = ctx.route;
   if (!route) throw new TypeError('sendPlans needs ctx.route');
+  // Whatever ran before (a response store lookup, a file fetch, the limits): no call for a client that left.
+  const client = clientAbort(ctx);
+  assertClientPresent(client);
   const headersOf = callerHeaders(ctx);
   // Only the key that verified is forwarded, never another header's unchecked value.
   const callerKey = route.keyPassthrough ? ctx.credential : undefined;
@@ -94,6 +98,8 @@ export async function sendPlans<P extends CallPlan>(
   try {
     result = await sendWithFallback(plans.map((plan) => plan.target), makeCall, {
       signal,
+      // A drained stream's upstream signal does not follow the client: each attempt checks it.
+      ...(client !== parentSignal ? { client } : {}),
       deadlineAt: deadline.at,
       ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
       ...(observation ? { onAttempt: observation.attempted } : {}),
