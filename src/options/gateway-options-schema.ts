@@ -63,12 +63,13 @@ const secretSchema = text({ expected: 'a secret to redact', omit: 'leave the ent
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const forwardHeaderSchema = text({ expected: 'a header name to forward', omit: 'leave the entry out' }).superRefine((name, context) => {
+  if (name === '') return; // `text` said so already
   if (!HEADER_NAME.test(name)) {
     context.addIssue({ code: 'custom', message: `${JSON.stringify(name)} is not a header name (letters, digits and !#$%&'*+.^_\`|~- only)` });
     return;
   }
   const refusal = forwardHeaderRefusal(name);
-  if (refusal !== undefined) context.addIssue({ code: 'custom', message: `names \`${name.toLowerCase()}\`, which is never forwarded: ${refusal}; leave it out` });
+  if (refusal !== undefined) context.addIssue({ code: 'custom', message: `names \`${name.toLowerCase()}\`, which is never forwarded from callers: ${refusal}; leave it out` });
 });
 
 const RESPONSE_STORE_METHODS = ['put', 'get', 'getItem', 'delete'] as const;
