@@ -38,7 +38,7 @@ import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messa
 import { parseRequest } from './schemas/parse-request.js';
 import type { GatewayRequest, GatewayResponse } from './types.js';
 import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
-import { assertRequestClientPresent, clientLeftError } from './signals/client-left.js';
+import { asClientLeft, assertRequestClientPresent, clientLeftError } from './signals/client-left.js';
 import { abortSourceOf } from './signals/abort-source.js';
 
 export interface Gateway {
@@ -250,7 +250,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     renderError(ctx, error) {
       // Every error response passes here: upstream text it quotes loses the secrets first.
-      const gatewayError = redactError(toGatewayError(error), requestRedactor(runtime.redactor, ctx));
+      const gatewayError = redactError(asClientLeft(toGatewayError(error), abortSourceOf(ctx.request)), requestRedactor(runtime.redactor, ctx));
       ctx.observer?.failed(gatewayError);
       try {
         options.onError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId });

@@ -15,6 +15,16 @@ export function clientLeftError(): GatewayError {
   return new GatewayError('CLIENT_CLOSED_REQUEST', 'The client closed the request before the gateway called an upstream.');
 }
 
+/**
+ * A failure that followed the client's leaving is that leaving: the upstream
+ * call (or the read of its answer) was cancelled because the client went,
+ * so it is a 499, not an upstream's 502.
+ */
+export function asClientLeft(error: GatewayError, client: AbortSource): GatewayError {
+  if (error.code !== 'UPSTREAM_UNAVAILABLE' || !client.aborted) return error;
+  return new GatewayError('CLIENT_CLOSED_REQUEST', 'The client closed the request before the upstream answered.', { cause: error });
+}
+
 /** Throws {@link clientLeftError} when `client` has aborted. */
 export function assertClientPresent(client: AbortSource): void {
   if (client.aborted) throw clientLeftError();
