@@ -134,9 +134,13 @@ export function toGatewayRequest(
   options: { url?: string; body?: unknown; rawBody?: Uint8Array } = {},
 ): GatewayRequest {
   const abort = new AbortTrigger();
-  res.once('close', () => {
-    if (!res.writableFinished) abort.abort();
-  });
+  // A client may have left already (while a body parser or an async middleware of the app ran): its
+  // 'close' is over, so no listener would ever hear it.
+  if (res.destroyed && !res.writableFinished) abort.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
   const fields: RequestFields = { method: req.method ?? 'GET', url: options.url ?? req.url ?? '/', headers: req.headers };
   if (options.rawBody !== undefined) fields.rawBody = options.rawBody;
   else if (options.body !== undefined) fields.body = options.body;

@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   REQUEST_TOO_LARGE: 413,
+  /** The client closed its connection before the gateway called an upstream (nginx's 499): nobody reads the answer; it is only logged. */
+  CLIENT_CLOSED_REQUEST: 499,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,

@@ -13,6 +13,7 @@ import type { GatewayRequest, Principal, WireFormat } from './types.js';
 import type { ResolvedRoute } from './routing/routes.js';
 import type { ViaHops } from './upstreams/via-hops.js';
 import type { HealthTracker } from './routing/health.js';
+import { DEFAULT_FORWARDING, type HeaderForwarding } from './upstreams/forward-headers.js';
 import type { TokenUsage } from './usage.js';
 
 export interface GatewayContext {
@@ -30,6 +31,8 @@ export interface GatewayContext {
   readonly refusal: GatewayError | undefined;
   /** The `Via` the request's upstream calls carry (the modelgate entries it came with, then this gateway's). */
   readonly via: string | undefined;
+  /** Which caller headers the request's upstream calls carry (the gateway's `forwardHeaders` on top of each format's defaults). */
+  readonly forwarding: HeaderForwarding;
   /** Set by `authenticate`. */
   principal?: Principal;
   /** The caller's key that verified (only forwarded by routes with `keyPassthrough`). */
@@ -73,7 +76,7 @@ function newRequestId(request: GatewayRequest): string {
 }
 
 /** Starts the context of a request: request id, endpoint, the caller's interface and, given the gateway's `hops`, its `Via`. */
-export function createGatewayContext(given: GatewayRequest, hops?: ViaHops): GatewayContext {
+export function createGatewayContext(given: GatewayRequest, hops?: ViaHops, forwarding: HeaderForwarding = DEFAULT_FORWARDING): GatewayContext {
   // JavaScript callers of `handle()` may leave out `signal` (the types require it): such a request is one
   // its client never aborts. `in`, not a read: the node:http adapter's `signal` is made on first read.
   const request = 'signal' in given ? given : { ...(given as GatewayRequest), signal: new AbortController().signal };
@@ -89,6 +92,7 @@ export function createGatewayContext(given: GatewayRequest, hops?: ViaHops): Gat
     routingError: isError ? matched.error : undefined,
     refusal: hop?.refusal,
     via: hop?.via,
+    forwarding,
     // Every field a later step sets is present from the start: one object shape for every request,
     // its fields stored in the object (not in a side array grown as steps add them).
     principal: undefined,

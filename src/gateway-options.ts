@@ -108,6 +108,20 @@ export interface GatewayOptions extends ObservabilityOptions {
    */
   secrets?: readonly string[];
   /**
+   * More caller headers to forward upstream (case-insensitive), on top of
+   * each format's defaults: `anthropic-version`, `anthropic-beta` to
+   * messages upstreams, `traceparent`, `tracestate` to every upstream.
+   * Nothing else a caller sends is forwarded (not `openai-organization`,
+   * cookies, `x-forwarded-*`, the simulator's `x-simulator-*`).
+   * Credentials (`authorization`, `x-api-key`, `cookie`, ...), framing
+   * (`host`, `content-length`, ...), proxy headers (`forwarded`,
+   * `x-forwarded-*`, `proxy-*`), `via` and `x-modelgate-*` are refused with
+   * a `GatewayConfigError`. Default none.
+   *
+   * @example forwardHeaders: ['x-my-trace', 'openai-organization']
+   */
+  forwardHeaders?: readonly string[];
+  /**
    * Where `/v1/responses` keeps responses, for `previous_response_id`,
    * `item_reference`, `GET /v1/responses/{id}` and its input items:
    * `memoryResponseStore()` (one process) or `redisResponseStore({ client })`

@@ -24,6 +24,7 @@ import { createResponsesRuntime, type ResponsesRuntime } from './responses/respo
 import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
 import { createGatewayHealth, type GatewayHealth } from './routing/gateway-health.js';
 import { targetKey } from './routing/health.js';
+import { HeaderForwarding } from './upstreams/forward-headers.js';
 import { createSimulatedWarning } from './warn-simulated.js';
 
 export interface GatewayRuntime {
@@ -43,6 +44,8 @@ export interface GatewayRuntime {
   readonly redactor: Redactor;
   /** This gateway instance's `Via` entry and loop check. */
   readonly hops: ViaHops;
+  /** Which caller headers go upstream: each format's defaults plus `forwardHeaders`. */
+  readonly forwarding: HeaderForwarding;
   /** Told of every simulated answer: warns once when one is served in production. */
   readonly noteSimulated: () => void;
   /** Starts a request's observation; undefined when no observability option is set. */
@@ -131,6 +134,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     routedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
     hops: createViaHops(),
+    forwarding: new HeaderForwarding(options.forwardHeaders),
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),

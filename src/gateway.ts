@@ -39,6 +39,8 @@ import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messa
 import { parseRequest } from './schemas/parse-request.js';
 import type { GatewayRequest, GatewayResponse } from './types.js';
 import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
+import { asClientLeft, assertRequestClientPresent, clientLeftError } from './signals/client-left.js';
+import { abortSourceOf } from './signals/abort-source.js';
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -126,8 +128,12 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     case 'files.retrieve':
     case 'files.content':
     case 'files.delete':
-    case 'files.upload':
-      return handleFiles(endpoint, await runtime.files(), ctx.via);
+    case 'files.upload': {
+      const files = await runtime.files();
+      // The file store may be an upstream: no call for a client that left while it loaded.
+      assertRequestClientPresent(ctx.request);
+      return handleFiles(endpoint, files, ctx.via);
+    }
     case 'responses.input_tokens':
       return handleResponsesInputTokens(ctx, runtime);
     case 'responses.retrieve':
@@ -174,6 +180,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       return found.then(({ principal, key }) => {
         ctx.principal = principal;
         ctx.credential = key;
+        // A custom `verify` may be slow: nothing more runs for a client that left meanwhile.
+        assertRequestClientPresent(ctx.request);
       });
     }
     ctx.principal = found.principal;
@@ -196,8 +204,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), the limits, the call. */
   const dispatchChecked = (ctx: GatewayContext): Promise<GatewayResponse> => {
     assertModelAllowed(ctx.principal!, ctx.body!.model as string);
+    // The rules may have waited (a catalog, a tokenizer): no reservation for a client that left.
+    const client = abortSourceOf(ctx.request);
+    if (client.aborted) return Promise.reject(clientLeftError());
     if (!runtime.limiter) return dispatch(ctx, runtime);
     return runtime.limiter.run(limitRequestOf(ctx), (admission) => {
+      // The limits store may be remote (a round trip to Redis): checked again once it admitted the call.
+      if (client.aborted) return Promise.reject(clientLeftError());
       if (admission) applyAdmission(ctx, admission);
       return dispatch(ctx, runtime);
     });
@@ -207,7 +220,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     catalog: runtime.catalog,
     options,
     begin(request) {
-      const ctx = createGatewayContext(request, runtime.hops);
+      const ctx = createGatewayContext(request, runtime.hops, runtime.forwarding);
       if (runtime.observe) ctx.observer = runtime.observe(ctx);
       if (runtime.health) ctx.health = runtime.health.tracker;
       return ctx;
@@ -255,7 +268,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
     renderError(ctx, error) {
       // Every error response passes here: upstream text it quotes loses the secrets first.
-      const gatewayError = redactError(toGatewayError(error), requestRedactor(runtime.redactor, ctx));
+      const gatewayError = redactError(asClientLeft(toGatewayError(error), abortSourceOf(ctx.request)), requestRedactor(runtime.redactor, ctx));
       ctx.observer?.failed(gatewayError);
       try {
         options.onError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId });

@@ -7,7 +7,7 @@ import { GatewayError } from '../errors.js';
 import { discardBody, readBody } from '../upstreams/read-body.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
-import { createRedactor } from '../redact/redactor.js';
+import { upstreamRedactor } from '../redact/gateway-redactor.js';
 import type { FileCallOptions, FileContent, FileMetadata, FilePage, FileStore, ListParams } from './file-store.js';
 
 const MAX_JSON_BYTES = 16 * 1024 * 1024;
@@ -30,7 +30,7 @@ async function json(response: UpstreamResponse, upstream: Upstream): Promise<unk
  */
 export function upstreamFileStore(upstream: Upstream): FileStore {
   if (upstream.format !== 'messages') throw new TypeError('upstreamFileStore needs a messages-format upstream');
-  const redactor = createRedactor(upstream.secrets?.() ?? []);
+  const redactor = upstreamRedactor(upstream);
   // The gateway's hop mark (`via`) goes on with every call; nothing else of the caller's does.
   const send = async (call: Omit<UpstreamCall, 'headers' | 'signal'>, options: FileCallOptions | undefined): Promise<UpstreamResponse | undefined> => {
     const via = options?.headers?.via;

@@ -18,13 +18,13 @@ import { orderTargets } from '../routing/order-targets.js';
 import { CallTracker } from '../routing/track-calls.js';
 import type { CallPlan } from '../upstreams/call-plan.js';
 import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
-import { forwardHeaders } from '../upstreams/forward-headers.js';
 import { createTargetGate } from '../routing/target-gate.js';
-import type { UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
+import type { Upstream, UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from './request-deadline.js';
 
 export type { CallPlan } from '../upstreams/call-plan.js';
 import { type AbortSource, abortSourceOf, AbortTrigger, LightSignalHolder } from '../signals/abort-source.js';
+import { assertClientPresent } from '../signals/client-left.js';
 
 /**
  * The call handed to an upstream. Its `signal`, the deadline's `AbortSignal`, is made only for
@@ -80,9 +80,10 @@ export async function sendPlans<P extends CallPlan>(
 ): Promise<SentCall<P>> {
   const route = ctx.route;
   if (!route) throw new TypeError('sendPlans needs ctx.route');
-  const headers = forwardHeaders(ctx.request.headers);
-  // The hop mark: a gateway that meets its own mark again refuses the request (508) instead of looping.
-  if (ctx.via !== undefined) headers.via = ctx.via;
+  // Whatever ran before (a response store lookup, a file fetch, the limits): no call for a client that left.
+  const client = clientAbort(ctx);
+  assertClientPresent(client);
+  const headersOf = callerHeaders(ctx);
   // Only the key that verified is forwarded, never another header's unchecked value.
   const callerKey = route.keyPassthrough ? ctx.credential : undefined;
   const planOf = (target: RouteTarget): P => {
@@ -98,6 +99,7 @@ export async function sendPlans<P extends CallPlan>(
   const makeCall = (target: RouteTarget): UpstreamCall => {
     const plan = planOf(target);
     tracker?.starting(target);
+    const headers = headersOf(target.upstream);
     return new LightUpstreamCall(plan, observation ? observation.attempt(target, plan, headers) : headers, deadline.source, callerKey);
   };
   const onAttempt = tracker && observation
@@ -112,6 +114,8 @@ export async function sendPlans<P extends CallPlan>(
   try {
     result = await sendWithFallback(order.targets, makeCall, {
       signal,
+      // A drained stream's upstream signal does not follow the client: each attempt checks it.
+      ...(client !== parentSignal ? { client } : {}),
       deadlineAt: deadline.at,
       ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
       ...(onAttempt ? { onAttempt } : {}),
@@ -143,6 +147,31 @@ export async function sendPlans<P extends CallPlan>(
   };
   if (observation) sent.observation = observation;
   return sent;
+}
+
+/**
+ * The caller headers of each upstream's calls (the allow-list of its format,
+ * plus an in-process upstream's own control prefixes), picked once per
+ * upstream of the request, with the gateway's hop mark (`via`): a gateway
+ * that meets its own mark again refuses the request (508) instead of looping.
+ */
+function callerHeaders(ctx: GatewayContext): (upstream: Upstream) => Record<string, string> {
+  let first: { upstream: Upstream; headers: Record<string, string> } | undefined;
+  let others: Map<Upstream, Record<string, string>> | undefined;
+  const pick = (upstream: Upstream): Record<string, string> => {
+    const headers = ctx.forwarding.pick(ctx.request.headers, upstream);
+    if (ctx.via !== undefined) headers.via = ctx.via;
+    return headers;
+  };
+  return (upstream) => {
+    // Most requests call one upstream: no map for them.
+    if (first === undefined) first = { upstream, headers: pick(upstream) };
+    if (first.upstream === upstream) return first.headers;
+    others ??= new Map();
+    let headers = others.get(upstream);
+    if (headers === undefined) others.set(upstream, (headers = pick(upstream)));
+    return headers;
+  };
 }
 
 /** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */

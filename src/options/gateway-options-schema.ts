@@ -20,6 +20,7 @@ import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
 import { type Assert, either, flag, fn, got, int, isObject, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
 import { routesSchema } from './route-schema.js';
+import { forwardHeaderRefusal } from '../upstreams/forward-headers.js';
 
 const modelEntrySchema = z.looseObject({
   id: text({ expected: 'the model id callers send' }),
@@ -57,6 +58,19 @@ const reasoningBudgetsSchema = optionsObject(
 
 const secretSchema = text({ expected: 'a secret to redact', omit: 'leave the entry out' }).refine((secret) => secret.length >= MIN_SECRET_LENGTH, {
   error: `is shorter than ${MIN_SECRET_LENGTH} characters: too short to redact (it would mangle every message); leave it out`,
+});
+
+/** An RFC 9110 field name. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const forwardHeaderSchema = text({ expected: 'a header name to forward', omit: 'leave the entry out' }).superRefine((name, context) => {
+  if (name === '') return; // `text` said so already
+  if (!HEADER_NAME.test(name)) {
+    context.addIssue({ code: 'custom', message: `${JSON.stringify(name)} is not a header name (letters, digits and !#$%&'*+.^_\`|~- only)` });
+    return;
+  }
+  const refusal = forwardHeaderRefusal(name);
+  if (refusal !== undefined) context.addIssue({ code: 'custom', message: `names \`${name.toLowerCase()}\`, which is never forwarded from callers: ${refusal}; leave it out` });
 });
 
 const RESPONSE_STORE_METHODS = ['put', 'get', 'getItem', 'delete'] as const;
@@ -113,6 +127,10 @@ export const GATEWAY_OPTIONS_SHAPE = {
   onError: fn<NonNullable<GatewayOptions['onError']>>('`({ error, request, requestId }) => void`').optional(),
   secrets: z
     .array(secretSchema, { error: (issue) => `must be an array of strings (got ${got(issue.input)})` })
+    .readonly()
+    .optional(),
+  forwardHeaders: z
+    .array(forwardHeaderSchema, { error: (issue) => `must be an array of header names, e.g. ['x-my-trace'] (got ${got(issue.input)})` })
     .readonly()
     .optional(),
   responseStore: responseStoreSchema.optional(),

@@ -10,7 +10,12 @@
  * (`sk-ant-api03-AbCd…`) or split at a line end is still found. The forms a
  * secret takes when an upstream escapes it are matched too: JSON-escaped
  * (also with `\/`), URL-encoded (upper- or lower-case hex).
+ *
+ * Upstream addresses (base URLs, `host:port`, host names) are hidden too,
+ * but only whole (see `upstream-addresses.ts`): a piece of a host name is
+ * no secret, and `https://` is in every URL.
  */
+import { addressPattern } from './upstream-addresses.js';
 
 /** What a secret is replaced with. */
 export const REDACTED = '[redacted]';
@@ -96,6 +101,20 @@ function coveredRanges(text: string, matcher: Matcher): Array<[number, number]> 
   return ranges;
 }
 
+/** The addresses to hide, compiled on first use and shared by every redactor `with()` derives. */
+class Addresses {
+  private pattern: RegExp | null | undefined;
+
+  constructor(readonly list: readonly string[]) {}
+
+  redact(text: string): string {
+    if (this.pattern === undefined) this.pattern = addressPattern(this.list) ?? null;
+    return this.pattern === null ? text : text.replace(this.pattern, REDACTED);
+  }
+}
+
+const NO_ADDRESSES = new Addresses([]);
+
 class SecretRedactor implements Redactor {
   private matcher: Matcher | undefined;
   readonly empty: boolean;
@@ -103,13 +122,19 @@ class SecretRedactor implements Redactor {
   /** `extra` is kept apart so that `with()` (once per passthrough request) copies nothing. */
   constructor(
     private readonly secrets: readonly string[],
+    private readonly addresses: Addresses,
     private readonly extra?: string,
   ) {
-    this.empty = secrets.length === 0 && extra === undefined;
+    this.empty = secrets.length === 0 && extra === undefined && addresses.list.length === 0;
   }
 
   redact(text: string): string {
     if (this.empty || text.length === 0) return text;
+    return this.addresses.redact(this.redactSecrets(text));
+  }
+
+  private redactSecrets(text: string): string {
+    if (this.secrets.length === 0 && this.extra === undefined) return text;
     this.matcher ??= compile(this.extra === undefined ? this.secrets : [...this.secrets, this.extra]);
     const ranges = coveredRanges(text, this.matcher);
     if (ranges.length === 0) return text;
@@ -124,24 +149,25 @@ class SecretRedactor implements Redactor {
 
   with(extra: string | undefined): Redactor {
     if (extra === undefined || extra.length < MIN_SECRET_LENGTH || extra === this.extra) return this;
-    if (this.extra === undefined) return new SecretRedactor(this.secrets, extra);
-    return new SecretRedactor([...this.secrets, this.extra], extra);
+    if (this.extra === undefined) return new SecretRedactor(this.secrets, this.addresses, extra);
+    return new SecretRedactor([...this.secrets, this.extra], this.addresses, extra);
   }
 }
 
 /**
  * A redactor for `secrets` (`undefined`, empty and too-short entries are
- * skipped). Building it is cheap: the matcher is compiled on the first
- * `redact` call.
+ * skipped) and upstream `addresses` (matched whole, case-insensitively).
+ * Building it is cheap: the matchers are compiled on the first `redact` call.
  *
  * @example
- * const redactor = createRedactor([process.env.OPENAI_API_KEY]);
- * redactor.redact('Invalid key sk-abc…'); // 'Invalid key [redacted]'
+ * const redactor = createRedactor([process.env.OPENAI_API_KEY], ['llm.internal:8443', 'llm.internal']);
+ * redactor.redact('Invalid key sk-abc… at llm.internal:8443'); // 'Invalid key [redacted] at [redacted]'
  */
-export function createRedactor(secrets: Iterable<string | undefined>): Redactor {
+export function createRedactor(secrets: Iterable<string | undefined>, addresses: Iterable<string> = []): Redactor {
   const kept = new Set<string>();
   for (const secret of secrets) if (secret !== undefined && secret.length >= MIN_SECRET_LENGTH) kept.add(secret);
-  return new SecretRedactor([...kept]);
+  const places = [...new Set(addresses)];
+  return new SecretRedactor([...kept], places.length === 0 ? NO_ADDRESSES : new Addresses(places));
 }
 
 /** The redactor with nothing to hide. */

@@ -2,6 +2,7 @@
  * The chat-completions face: `chat.completions` for any model id and the
  * model listing, answered in the chat wire format (PROTOCOLS B).
  */
+import { CALLER_HEADER_PREFIXES } from './faults.js';
 import { GatewayError } from '../errors.js';
 import { chatCompletionRequestSchema, parseRequest } from '../schemas/index.js';
 import { countChatRequestTokens } from '../tokens/count-tokens.js';
@@ -74,5 +75,5 @@ function route(engine: Engine): FaceHandler {
 /** @internal The chat-completions upstream of a simulator engine. */
 export function createChatFace(engine: Engine): Upstream {
   const face = { engine, name: NAME, format: 'chat' as const, handle: route(engine) };
-  return { name: NAME, format: 'chat', send: (call) => runFace(face, call) };
+  return { name: NAME, format: 'chat', callerHeaderPrefixes: CALLER_HEADER_PREFIXES, send: (call) => runFace(face, call) };
 }

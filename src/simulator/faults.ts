@@ -14,6 +14,12 @@ import type { Fault, FaultRequestInfo, FaultRule } from './simulator-options.js'
 /** The request header that selects a fault per request. */
 export const FAULT_HEADER = 'x-simulator-fault';
 
+/**
+ * The caller headers the in-process simulator reads (its fault controls): the
+ * gateway hands them to it, and to no network upstream.
+ */
+export const CALLER_HEADER_PREFIXES: readonly string[] = Object.freeze(['x-simulator-']);
+
 function toCount(value: string): number | undefined {
   const number = Number(value);
   return Number.isFinite(number) && number >= 0 ? Math.floor(number) : undefined;

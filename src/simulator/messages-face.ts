@@ -3,6 +3,7 @@
  * model listing and the file operations, answered in the vendor's wire
  * format (PROTOCOLS A).
  */
+import { CALLER_HEADER_PREFIXES } from './faults.js';
 import { GatewayError } from '../errors.js';
 import { checkModelRules, unknownModelError } from '../models/enforce-model-rules.js';
 import { countTokensRequestSchema, messagesRequestSchema, parseRequest } from '../schemas/index.js';
@@ -78,5 +79,5 @@ function route(engine: Engine): FaceHandler {
 /** @internal The messages-interface upstream of a simulator engine. */
 export function createMessagesFace(engine: Engine): Upstream {
   const face = { engine, name: NAME, format: 'messages' as const, handle: route(engine) };
-  return { name: NAME, format: 'messages', send: (call) => runFace(face, call) };
+  return { name: NAME, format: 'messages', callerHeaderPrefixes: CALLER_HEADER_PREFIXES, send: (call) => runFace(face, call) };
 }

@@ -41,7 +41,9 @@ export interface Fault {
  * A fault applied to the requests it matches.
  *
  * The same faults can be chosen per request with the `x-simulator-fault`
- * header (the gateway forwards `x-simulator-*` headers): `key=value` pairs
+ * header (the gateway hands `x-simulator-*` headers to the in-process
+ * simulator only; for one served over HTTP, list the header in the
+ * gateway's `forwardHeaders`): `key=value` pairs
  * separated by `;` or `,`, values URL-decoded, keys `status`, `latency` (ms),
  * `cut-after` (events), `type`, `message`. For example
  * `x-simulator-fault: status=529; latency=200` or `x-simulator-fault: cut-after=5`.

@@ -10,6 +10,7 @@ import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPool
 import { callerHeaders, requestBody } from './request-body.js';
 import { abortSourceOf } from '../signals/abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
+import { upstreamAddresses } from '../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import { openAICompatibleOptionsSchema } from '../options/upstream-schema.js';
 import { assertOptions } from '../options/parse-options.js';
@@ -67,10 +68,12 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
   const name = options.name ?? hostOf(options.baseURL);
   const client = createHttpClient({ ...options, name });
   const secrets = upstreamSecrets(options);
+  const addresses = upstreamAddresses(String(options.baseURL));
   return {
     name,
     format: 'chat',
     server: serverOf(options.baseURL),
+    addresses: () => addresses,
     send(call) {
       // Not async: the transport's promise is returned as it is (one promise fewer per call).
       try {

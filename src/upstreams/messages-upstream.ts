@@ -10,6 +10,7 @@ import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPool
 import { callerHeaders, requestBody } from './request-body.js';
 import { abortSourceOf } from '../signals/abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
+import { upstreamAddresses } from '../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import { messagesUpstreamOptionsSchema } from '../options/upstream-schema.js';
 import { assertOptions } from '../options/parse-options.js';
@@ -98,10 +99,12 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
   const version = options.version ?? DEFAULT_ANTHROPIC_VERSION;
   const client = createHttpClient({ ...options, name });
   const secrets = upstreamSecrets(options);
+  const addresses = upstreamAddresses(String(options.baseURL));
   return {
     name,
     format: 'messages',
     server: serverOf(options.baseURL),
+    addresses: () => addresses,
     send(call) {
       // Not async: the transport's promise is returned as it is (one promise fewer per call).
       try {

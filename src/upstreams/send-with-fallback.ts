@@ -11,6 +11,7 @@ import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
 import { discardBody } from './read-body.js';
 import { retryAfterMs } from './retry-after.js';
 import type { AbortSource } from '../signals/abort-source.js';
+import { clientLeftError } from '../signals/client-left.js';
 import type { RouteTarget } from '../routing/routes.js';
 import { errorHealth, responseHealth } from '../routing/attempt-health.js';
 import type { Cooling, HealthTicket } from '../routing/health.js';
@@ -32,6 +33,12 @@ export interface SendWithFallbackOptions {
   maxRetryAfterMs?: number;
   /** Stops everything (retries, waits) when aborted. */
   signal: AbortSource;
+  /**
+   * The client's abort, when `signal` does not follow it (a stream drained
+   * for accounting): no attempt starts once it has aborted, though an
+   * attempt under way goes on. Default: `signal` alone.
+   */
+  client?: AbortSource;
   /**
    * `performance.now()` of the request's deadline (its `signal` aborts
    * then). A retry whose wait would end past it is not made: the last
@@ -87,10 +94,11 @@ export function isRetryableError(error: GatewayError): boolean {
   return error.code === 'UPSTREAM_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT';
 }
 
+/** The error of an aborted `signal`: its reason when the gateway set one (a deadline's 504), else the client left (499). */
 function cancelled(signal: AbortSource): GatewayError {
   return isGatewayError(signal.reason)
     ? signal.reason
-    : new GatewayError('UPSTREAM_UNAVAILABLE', 'The request was cancelled before an upstream answered.', { cause: signal.reason });
+    : new GatewayError('CLIENT_CLOSED_REQUEST', 'The client closed the request before an upstream answered.', { cause: signal.reason });
 }
 
 function sleep(ms: number, signal: AbortSource): Promise<void> {
@@ -155,6 +163,7 @@ export async function sendWithFallback(
   tries: for (const [targetIndex, target] of targets.entries()) {
     for (let retry = 0; retry <= retries; retry++) {
       if (signal.aborted) throw cancelled(signal);
+      if (options.client?.aborted) throw clientLeftError();
       let ticket: HealthTicket | undefined;
       if (gate) {
         const admitted = gate.admit(target);
@@ -185,7 +194,8 @@ export async function sendWithFallback(
         const retryable = !signal.aborted && isRetryableError(error);
         if (ticket) gate!.settle(ticket, target, errorHealth(error, signal.aborted));
         record(target, started, { error, retryable });
-        if (!retryable) throw error;
+        // An attempt cut by the abort failed because of it: the abort's cause is the answer, not the upstream's.
+        if (!retryable) throw signal.aborted ? cancelled(signal) : error;
         last = { error };
         lastDiscarded = false;
       }

@@ -78,6 +78,13 @@ export interface Upstream {
   readonly provider?: string | undefined;
   /** False when it serves no `files.*` calls: the gateway then never picks it as the default file store. Default true. */
   readonly holdsFiles?: boolean | undefined;
+  /**
+   * Prefixes of caller headers this upstream reads itself, forwarded to it on
+   * top of the gateway's allow-list. For in-process upstreams only: the
+   * embedded simulator declares `x-simulator-` (its fault controls); the HTTP
+   * upstreams declare none, so such headers never reach a network upstream.
+   */
+  readonly callerHeaderPrefixes?: readonly string[] | undefined;
   /** False when it cannot send a caller's key (it signs with credentials of its own): a route with `keyPassthrough` is refused. Default true. */
   readonly acceptsCallerKey?: boolean | undefined;
   /**
@@ -93,6 +100,14 @@ export interface Upstream {
    * Optional: an upstream without credentials has nothing to declare.
    */
   secrets?(): readonly string[];
+  /**
+   * Where this upstream lives, as an error body may quote it: its base URL,
+   * `host:port` and host name. The gateway hides them (whole, not in
+   * pieces) in any upstream error text it relays, so internal host names do
+   * not reach callers. The HTTP upstreams declare their base URL's.
+   * Optional: without it, `server`'s address and port are hidden.
+   */
+  addresses?(): readonly string[];
   /** Releases pooled connections. */
   close?(): Promise<void>;
 }

@@ -26,6 +26,8 @@ describe.each(['node', 'express5', 'koa3'] as const)('HTTP upstreams behind %s',
         { match: '*', upstream: openAICompatible({ baseURL: `${upstream.url}/v1`, apiKey: 'sk-openai' }) },
       ],
       files: upstreamFileStore(vendor),
+      // The simulator served over HTTP is a network upstream: its fault control must be forwarded by name.
+      forwardHeaders: ['x-simulator-fault'],
     });
   });
   afterAll(async () => {

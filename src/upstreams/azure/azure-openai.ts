@@ -9,6 +9,7 @@ import { GatewayError } from '../../errors.js';
 import { assertOptions } from '../../options/parse-options.js';
 import { azureOpenAIOptionsSchema } from '../../options/azure-schema.js';
 import { createRedactor } from '../../redact/redactor.js';
+import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { isUnforwardableHeader } from '../forward-headers.js';
@@ -171,11 +172,13 @@ export function azureOpenAI(options: AzureOpenAIOptions): Upstream {
     return normalizeAzureError(response, name, createRedactor([...secrets, ...tokens, call.callerKey]));
   };
 
+  const addresses = upstreamAddresses(String(baseURL));
   return {
     name,
     format: 'chat',
     provider: AZURE_OPENAI_PROVIDER,
     server: serverOf(baseURL),
+    addresses: () => addresses,
     send,
     secrets: () => secrets,
     close: () => client.close(),

@@ -16,6 +16,8 @@ import { withoutFraming } from '../request-body.js';
 import { withWarnings } from '../platform-request.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { createRedactor, type Redactor } from '../../redact/redactor.js';
+import { isUnforwardableHeader } from '../forward-headers.js';
+import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import { bedrockUpstreamOptionsSchema } from '../../options/bedrock-upstream-schema.js';
 import { assertOptions } from '../../options/parse-options.js';
@@ -100,8 +102,10 @@ function endpointURL(endpoint: string): URL {
   return url;
 }
 
-/** Caller headers sent on to Bedrock: the hop mark and trace context, nothing of the vendor API's own. */
-const FORWARDED = new Set(['via', 'traceparent', 'tracestate']);
+/** Caller headers sent on to Bedrock: what the gateway's allow-list let through (the hop mark, trace context, the operator's `forwardHeaders`), none of the vendor API's own `anthropic-*` (the body carries those). */
+function isForwarded(name: string): boolean {
+  return !name.startsWith('anthropic-') && !isUnforwardableHeader(name);
+}
 
 type Auth = { kind: 'bearer'; key: string } | { kind: 'sigv4'; signer: () => Promise<SignatureV4> };
 
@@ -258,7 +262,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
   async function send(call: UpstreamCall): Promise<UpstreamResponse> {
     const exchange = toExchange(call, name);
     const headers: Record<string, string> = {};
-    for (const [header, value] of Object.entries(call.headers)) if (FORWARDED.has(header.toLowerCase())) headers[header.toLowerCase()] = value;
+    for (const [header, value] of Object.entries(call.headers)) if (isForwarded(header.toLowerCase())) headers[header.toLowerCase()] = value;
     if (options.headers !== undefined) for (const [header, value] of Object.entries(options.headers)) headers[header.toLowerCase()] = value;
     headers.host = url.host;
     headers['content-type'] = 'application/json';
@@ -274,6 +278,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     }
   }
 
+  const addresses = upstreamAddresses(String(endpoint));
   return {
     name,
     format: 'messages',
@@ -281,6 +286,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
     holdsFiles: false,
     acceptsCallerKey: false,
     server: serverOf(endpoint),
+    addresses: () => addresses,
     send,
     secrets: () => [...secrets],
     close: () => client.close(),

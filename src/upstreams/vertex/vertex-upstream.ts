@@ -13,6 +13,8 @@ import { GatewayConfigError } from '../../options/gateway-config-error.js';
 import { assertOptions } from '../../options/parse-options.js';
 import { vertexUpstreamOptionsSchema } from '../../options/vertex-upstream-schema.js';
 import { createRedactor, type Redactor } from '../../redact/redactor.js';
+import { isUnforwardableHeader } from '../forward-headers.js';
+import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { errorResponse } from '../bedrock/bedrock-errors.js';
@@ -63,8 +65,10 @@ export const VERTEX_PROVIDER_NAME = 'gcp.vertex_ai';
 /** Access tokens kept for redaction (tokens rotate; an error may quote the previous one). */
 const KEPT_TOKENS = 4;
 
-/** Caller headers sent on to Vertex: the hop mark and trace context; betas are filtered apart. */
-const FORWARDED = new Set(['via', 'traceparent', 'tracestate']);
+/** Caller headers sent on to Vertex: what the gateway's allow-list let through (the hop mark, trace context, the operator's `forwardHeaders`); `anthropic-*` apart (betas are filtered, the version is in the body). */
+function isForwarded(name: string): boolean {
+  return !name.startsWith('anthropic-') && !isUnforwardableHeader(name);
+}
 
 /**
  * Creates an upstream for the vendor's models on Vertex AI. The route's
@@ -140,7 +144,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
         ? `/projects/${pathSegment(options.projectId)}/locations/${pathSegment(options.region)}/publishers/anthropic/models/count-tokens:rawPredict`
         : vertexModelPath(options.projectId, options.region, request.model, call.stream ? 'streamRawPredict' : 'rawPredict');
     const headers: Record<string, string> = {};
-    for (const [header, value] of Object.entries(call.headers)) if (FORWARDED.has(header.toLowerCase())) headers[header.toLowerCase()] = value;
+    for (const [header, value] of Object.entries(call.headers)) if (isForwarded(header.toLowerCase())) headers[header.toLowerCase()] = value;
     if (request.betas.length > 0) headers['anthropic-beta'] = request.betas.join(',');
     if (options.headers !== undefined) for (const [header, value] of Object.entries(options.headers)) headers[header.toLowerCase()] = value;
     let bearer: string;
@@ -161,6 +165,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     }
   }
 
+  const addresses = upstreamAddresses(String(baseURL));
   return {
     name,
     format: 'messages',
@@ -168,6 +173,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     holdsFiles: false,
     acceptsCallerKey: false,
     server: serverOf(baseURL),
+    addresses: () => addresses,
     send,
     secrets: () => [...headerSecrets, ...tokens],
     close: () => client.close(),

@@ -75,6 +75,26 @@ describe('catalog, files, hooks, secrets', () => {
   });
 });
 
+describe('forwardHeaders', () => {
+  it('refuses what may never be forwarded, saying why', () => {
+    const problems = problemsOf(make({ forwardHeaders: ['Authorization', 'cookie', 'host', 'x-api-key', 'x-forwarded-for', 'via', 'x-modelgate-trace', 'bad name', ''] }));
+    expect(problemAt(problems, 'forwardHeaders[0]')).toMatch(/^names `authorization`, which is never forwarded from callers: it carries credentials/);
+    expect(problemAt(problems, 'forwardHeaders[1]')).toMatch(/^names `cookie`, which is never forwarded from callers: it carries credentials/);
+    expect(problemAt(problems, 'forwardHeaders[2]')).toMatch(/^names `host`, which is never forwarded from callers: it frames one connection/);
+    expect(problemAt(problems, 'forwardHeaders[3]')).toMatch(/^names `x-api-key`, which is never forwarded/);
+    expect(problemAt(problems, 'forwardHeaders[4]')).toMatch(/proxies and addresses in front of the gateway/);
+    expect(problemAt(problems, 'forwardHeaders[5]')).toMatch(/the gateway sets it itself/);
+    expect(problemAt(problems, 'forwardHeaders[6]')).toMatch(/the gateway's own/);
+    expect(problemAt(problems, 'forwardHeaders[7]')).toMatch(/^"bad name" is not a header name/);
+    expect(problemAt(problems, 'forwardHeaders[8]')).toMatch(/empty string/);
+    expect(problemAt(problemsOf(make({ forwardHeaders: 'x-my-trace' })), 'forwardHeaders')).toMatch(/^must be an array of header names/);
+  });
+
+  it('valid forms construct', () => {
+    expect(make({ forwardHeaders: ['x-my-trace', 'OpenAI-Organization', 'x-simulator-fault'] })).not.toThrow();
+  });
+});
+
 describe('limits', () => {
   it('each mistake', () => {
     const problems = problemsOf(
