@@ -8,7 +8,7 @@
 import type { Gateway } from '../src/gateway.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/read-json-body.js';
 import type { GatewayRequest } from '../src/types.js';
-import { AbortTrigger } from '../src/upstreams/abort-source.js';
+import { AbortTrigger } from '../src/signals/abort-source.js';
 import { readGatewayRequest, toGatewayRequest } from './fetch-request.js';
 import { toResponse } from './fetch-response.js';
 import { withLightSignal } from './light-request.js';

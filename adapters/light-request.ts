@@ -7,7 +7,7 @@
  * node:http (and so Express, Koa, Fastify) and fetch adapters.
  */
 import type { GatewayRequest, IncomingHeaders } from '../src/types.js';
-import { type AbortTrigger, LightSignalHolder } from '../src/upstreams/abort-source.js';
+import { type AbortTrigger, LightSignalHolder } from '../src/signals/abort-source.js';
 
 /** The fields of a request besides its signal. */
 export interface RequestFields {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import type { GatewayRequest } from '../src/types.js';
-import { AbortTrigger } from '../src/upstreams/abort-source.js';
+import { AbortTrigger } from '../src/signals/abort-source.js';
 import { type RequestFields, withLightSignal } from './light-request.js';
 
 /**
