@@ -10,6 +10,7 @@ import { type Endpoint, matchEndpoint } from './match-endpoint.js';
 import type { ModelEntry } from './models/catalog.js';
 import type { RequestObservation } from './observability/request-observation.js';
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
+import type { CallSlot } from './routing/call-slot.js';
 import type { ResolvedRoute } from './routing/routes.js';
 import type { ViaHops } from './upstreams/via-hops.js';
 import type { TokenUsage } from './usage.js';
@@ -55,6 +56,8 @@ export interface GatewayContext {
   limitTouch?: () => void;
   /** Set by `begin` when an observability option is set (traces, metrics, logs). @internal */
   observer?: RequestObservation;
+  /** The model call's place under admission control, taken before any upstream work. @internal */
+  slot?: CallSlot;
 }
 
 const INCOMING_ID = /^[\w.:\-]{1,128}$/;
@@ -101,5 +104,6 @@ export function createGatewayContext(given: GatewayRequest, hops?: ViaHops): Gat
     limitUsage: undefined,
     limitTouch: undefined,
     observer: undefined,
+    slot: undefined,
   };
 }

@@ -17,6 +17,7 @@ import { createModelLabel } from './observability/model-label.js';
 import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
+import { Admission } from './routing/admission.js';
 import { createRouter, type Route, type Router } from './routing/routes.js';
 import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
@@ -47,6 +48,8 @@ export interface GatewayRuntime {
   readonly observe: ObserveRequest | undefined;
   /** The Responses endpoints' store, reasoning seal and built-in tools policy. */
   readonly responses: ResponsesRuntime;
+  /** The model calls in progress, their limit (`admission`) and queue. */
+  readonly admission: Admission;
   close(): Promise<void>;
 }
 
@@ -120,6 +123,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     hops: createViaHops(),
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options),
+    admission: new Admission(options.admission),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
     async close() {
       limiter?.close();

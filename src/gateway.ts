@@ -38,6 +38,9 @@ import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messa
 import { parseRequest } from './schemas/parse-request.js';
 import type { GatewayRequest, GatewayResponse } from './types.js';
 import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
+import { shutDown, type ShutdownOptions } from './lifecycle/shutdown.js';
+import { shutdownOptionsSchema } from './options/admission-schema.js';
+import { abortSourceOf } from './signals/abort-source.js';
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -63,6 +66,18 @@ export interface Gateway {
   readonly options: GatewayOptions;
   /** Closes upstream connection pools. */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown: new model calls are refused at once (503 / 529
+   * `overloaded`, "shutting down", `retry-after`); calls in progress run
+   * for up to `graceMs` (default 10000); streams still open then end with
+   * an error event in their format and their upstream request is aborted;
+   * every call's usage is reported (`onUsage`, limits, telemetry); then the
+   * upstream pools close, as `close()` does. Calling it again returns the
+   * same promise.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+  /** Model calls in progress (open streams included) and waiting for a place. */
+  load(): { inFlight: number; queued: number };
 }
 
 const BODY_SCHEMAS = {
@@ -81,6 +96,13 @@ function toHeaderValue(text: string): string {
 function isModelEndpoint(name: string): name is keyof typeof BODY_SCHEMAS {
   return name in BODY_SCHEMAS;
 }
+
+/**
+ * The calls admission control counts (and a shutdown refuses): those that
+ * generate, and may stream. Token counting, listings, files and stored
+ * responses are short and hold no stream.
+ */
+const ADMITTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat.completions', 'messages', 'responses.create']);
 
 function requireEndpoint(ctx: GatewayContext) {
   // A looping request is refused before any step (authentication, limits, upstream calls).
@@ -180,12 +202,50 @@ export function createGateway(options: GatewayOptions): Gateway {
     return enforceRequestRules(ctx, runtime);
   };
 
-  /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), the limits, the call. */
+  /** Takes the call's place under admission control (once per request): at once, after a wait in the queue, or a thrown refusal. */
+  const admit = (ctx: GatewayContext): MaybePromise<void> => {
+    if (ctx.slot !== undefined || ctx.endpoint === undefined || !ADMITTED_ENDPOINTS.has(ctx.endpoint.name)) return;
+    const entered = runtime.admission.enter(ctx.format, abortSourceOf(ctx.request));
+    if (!isThenable(entered)) {
+      ctx.slot = entered;
+      return;
+    }
+    return entered.then((slot) => {
+      ctx.slot = slot;
+    });
+  };
+
+  /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), its place, the limits, the call. */
   const dispatchChecked = (ctx: GatewayContext): Promise<GatewayResponse> => {
     assertModelAllowed(ctx.principal!, ctx.body!.model as string);
-    if (runtime.limiter) return runtime.limiter.run(ctx, () => dispatch(ctx, runtime));
-    return dispatch(ctx, runtime);
+    const admitting = admit(ctx);
+    return admitting ? admitting.then(() => dispatchAdmitted(ctx)) : dispatchAdmitted(ctx);
   };
+
+  /** The call in its place: the handler's end settles the place (its streams hold it until they end). */
+  const dispatchAdmitted = (ctx: GatewayContext): Promise<GatewayResponse> => {
+    const slot = ctx.slot;
+    let call: Promise<GatewayResponse>;
+    try {
+      call = runtime.limiter ? runtime.limiter.run(ctx, () => dispatch(ctx, runtime)) : dispatch(ctx, runtime);
+    } catch (error) {
+      slot?.settle();
+      return Promise.reject(error);
+    }
+    if (slot === undefined) return call;
+    return call.then(
+      (response) => {
+        slot.settle();
+        return response;
+      },
+      (error: unknown) => {
+        slot.settle();
+        throw error;
+      },
+    );
+  };
+
+  let shuttingDown: Promise<void> | undefined;
 
   const gateway: Gateway = {
     catalog: runtime.catalog,
@@ -262,6 +322,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     async handle(request) {
       const ctx = gateway.begin(request);
       try {
+        // Over capacity, a model call is refused before its body is parsed or its caller checked.
+        const admitting = admit(ctx);
+        if (admitting) await admitting;
         const authenticating = authenticateNow(ctx);
         if (authenticating) await authenticating;
         gateway.validate(ctx);
@@ -269,11 +332,21 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (enforcing) await enforcing;
         return gateway.finish(ctx, await gateway.dispatch(ctx));
       } catch (error) {
+        // Refused before its handler ran (or failed in it): the place is given back.
+        ctx.slot?.settle();
         return gateway.finish(ctx, gateway.renderError(ctx, error));
       }
     },
 
     close: () => runtime.close(),
+
+    shutdown(shutdownOptions = {}) {
+      assertOptions(shutdownOptionsSchema, shutdownOptions, 'gateway.shutdown');
+      shuttingDown ??= shutDown(runtime.admission, shutdownOptions, () => runtime.close());
+      return shuttingDown;
+    },
+
+    load: () => ({ inFlight: runtime.admission.inFlight, queued: runtime.admission.queued }),
   };
   return gateway;
 }

@@ -27,6 +27,14 @@ import { UpstreamReads, type Wake } from './upstream-reads.js';
 import { redactError } from '../redact/redact-error.js';
 
 export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, SseByteSink, StreamTransform } from './relay-options.js';
+
+/** The relayed stream: the client body, which a shutdown can end early. */
+export interface RelayedStream extends AsyncIterableIterator<Uint8Array, undefined> {
+  /** Ends the stream with `error` as its last event and aborts the upstream. */
+  interrupt(error: GatewayError): void;
+  /** Ends the stream at once, as if its client had left. */
+  abandon(): void;
+}
 export { DEFAULT_HEARTBEAT_MS } from './relay-options.js';
 
 /** Reads after the terminal event before the upstream is cut instead (keeps a finished relay cheap). */
@@ -122,7 +130,10 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
       case 'heartbeat':
         return { done: false, value: this.heartbeat };
       case 'abort':
-        return DONE;
+        if (this.interruption === undefined || this.phase !== 'streaming') return DONE;
+        // A shutdown woke the wait: the stream ends with its error event.
+        this.fail(this.interruption);
+        break;
       case 'chunk':
         this.handleChunk(wake.chunk);
         break;
@@ -134,6 +145,27 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
         break;
     }
     return this.ready();
+  }
+
+  /** Set by `interrupt()`: the error the stream ends with. */
+  private interruption: GatewayError | undefined;
+
+  /**
+   * Ends the stream now (a shutdown): what was already read, then one
+   * error event in the client's format; the upstream is aborted, and
+   * `onEnd` reports `failed` once the client took that event.
+   */
+  interrupt(error: GatewayError): void {
+    if (this.phase !== 'streaming') return;
+    this.interruption = error;
+    // A pending next() is woken (and answered with the error event); otherwise the next one takes it from the queue.
+    if (this.resolveNext !== undefined) this.reads.abort();
+    else this.fail(error);
+  }
+
+  /** Ends the stream at once, as a client that left does, without draining (`onEnd` reports `aborted` now). */
+  abandon(): void {
+    this.abort(false);
   }
 
   /** The client stopped reading (the adapter's write failed or the socket closed). */
@@ -244,7 +276,7 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
     this.abort();
   };
 
-  private abort(): void {
+  private abort(drain = this.options.onClientAbort === 'drain'): void {
     if (this.phase === 'done') return;
     const wasStreaming = this.phase === 'streaming';
     this.phase = 'done';
@@ -254,7 +286,7 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
       this.report({ status: 'aborted' });
       return;
     }
-    if (this.options.onClientAbort === 'drain') {
+    if (drain) {
       void this.readRest(Number.POSITIVE_INFINITY, true).then(({ drained, error }) => {
         if (!drained) this.destroyUpstream();
         this.report({ status: 'aborted', drained, ...(error ? { error } : {}) });
@@ -303,12 +335,15 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
  * - Client abort (`signal`, or `return()` on the iterator): with `abort`
  *   the upstream body is destroyed at once; with `drain` it is read to the
  *   end without writing. Timers are cleared either way.
+ * - Shutdown (`interrupt(error)`): the stream ends with one error event in
+ *   the client's format and the upstream is aborted; `abandon()` ends it at
+ *   once, as a client that left.
  *
  * @example
  * const observer = createUsageObserver('messages');
  * const body = relaySse({ upstream: response.body, format: 'messages', signal: req.signal, onEvent: observer.observe });
  * return { type: 'sse', status: 200, headers: createSseHeaders(), body };
  */
-export function relaySse(options: RelaySseOptions): AsyncIterableIterator<Uint8Array, undefined> {
+export function relaySse(options: RelaySseOptions): RelayedStream {
   return new SseRelay(options);
 }
