@@ -245,6 +245,30 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
   };
 
+  /**
+   * Step 4's work: whatever steps a composed pipeline skipped run here, so nothing
+   * unauthenticated, unvalidated or unchecked reaches an upstream.
+   */
+  const dispatchSteps = (ctx: GatewayContext): Promise<GatewayResponse> => {
+    try {
+      if (!ctx.principal) {
+        const authenticating = authenticateNow(ctx);
+        if (authenticating) return authenticating.then(() => dispatchSteps(ctx));
+      }
+      if (isModelEndpoint(requireEndpoint(ctx).name)) {
+        if (!ctx.body) gateway.validate(ctx);
+        if (!ctx.route) {
+          const enforcing = enforceRulesNow(ctx);
+          if (enforcing) return enforcing.then(() => dispatchChecked(ctx));
+        }
+        return dispatchChecked(ctx);
+      }
+      return dispatch(ctx, runtime);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
   let shuttingDown: Promise<void> | undefined;
 
   const gateway: Gateway = {
@@ -275,25 +299,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
 
     dispatch(ctx) {
-      // Whatever steps a composed pipeline skipped run here: nothing unauthenticated,
-      // unvalidated or unchecked reaches an upstream.
-      try {
-        if (!ctx.principal) {
-          const authenticating = authenticateNow(ctx);
-          if (authenticating) return authenticating.then(() => gateway.dispatch(ctx));
+      if (ctx.slot === undefined && ctx.endpoint !== undefined && ADMITTED_ENDPOINTS.has(ctx.endpoint.name)) {
+        // Over capacity, a model call is refused before the steps it still needs (its body parsed, its caller checked).
+        let admitting: MaybePromise<void>;
+        try {
+          admitting = admit(ctx);
+        } catch (error) {
+          return Promise.reject(error);
         }
-        if (isModelEndpoint(requireEndpoint(ctx).name)) {
-          if (!ctx.body) gateway.validate(ctx);
-          if (!ctx.route) {
-            const enforcing = enforceRulesNow(ctx);
-            if (enforcing) return enforcing.then(() => dispatchChecked(ctx));
-          }
-          return dispatchChecked(ctx);
-        }
-        return dispatch(ctx, runtime);
-      } catch (error) {
-        return Promise.reject(error);
+        // A step that fails gives the place back (the handler's end does otherwise).
+        const run = (): Promise<GatewayResponse> =>
+          dispatchSteps(ctx).catch((error: unknown) => {
+            ctx.slot?.settle();
+            throw error;
+          });
+        return admitting ? admitting.then(run) : run();
       }
+      return dispatchSteps(ctx);
     },
 
     renderError(ctx, error) {
