@@ -13,6 +13,7 @@ import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
 import { createLimiter, type Limiter } from './limits/limiter.js';
 import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
+import { admissionMetrics } from './observability/admission-metrics.js';
 import { createModelLabel } from './observability/model-label.js';
 import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
@@ -123,7 +124,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     hops: createViaHops(),
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options),
-    admission: new Admission(options.admission),
+    admission: new Admission(options.admission, admissionMetrics(options.prometheus)),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) })),
     async close() {
       limiter?.close();

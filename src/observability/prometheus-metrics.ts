@@ -28,6 +28,10 @@ export interface PrometheusMetrics {
   fallbacks: PrometheusCounterLike;
   limitRejections: PrometheusCounterLike;
   openStreams: PrometheusGaugeLike;
+  /** Model calls this instance serves (requests and open streams), as admission control counts them. */
+  inFlight: PrometheusGaugeLike;
+  /** Model calls refused by admission control or a shutdown, by reason. */
+  admissionRefusals: PrometheusCounterLike;
 }
 
 /** Creates and registers the metrics; a second gateway on the same registry reuses them. */
@@ -59,5 +63,7 @@ export function createPrometheusMetrics(options: PrometheusOptions): PrometheusM
     fallbacks: counter('upstream_fallbacks_total', 'Upstream calls that fell back from this upstream to the next.', ['upstream']),
     limitRejections: counter('limit_rejections_total', 'Requests the gateway itself answered with 429 (limits).', ['endpoint', ...principal]),
     openStreams: reuse('open_streams', () => new prom.Gauge({ name: `${prefix}open_streams`, help: 'Streamed responses in progress.', labelNames: ['endpoint'], registers })),
+    inFlight: reuse('in_flight_calls', () => new prom.Gauge({ name: `${prefix}in_flight_calls`, help: 'Model calls in progress on this instance (requests and open streams).', labelNames: [], registers })),
+    admissionRefusals: counter('admission_refusals_total', 'Model calls refused at once: full (admission.maxInFlight), queue_timeout (admission.queueMs) or shutting_down.', ['reason']),
   };
 }

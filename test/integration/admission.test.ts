@@ -130,3 +130,30 @@ describe.each(['express5', 'koa3'] as Mount[])('admission control on %s', (mount
     await drain(open.chunks);
   });
 });
+
+describe('admission metrics', () => {
+  it('exports the calls in flight and the refusals by reason on the app registry', async () => {
+    const { Registry } = await import('prom-client');
+    const { createGateway } = await import('modelgate');
+    const registry = new Registry();
+    const upstream = heldUpstream();
+    const gateway = createGateway({ auth: AUTH, routes: [{ match: '*', upstream }], admission: { maxInFlight: 1 }, prometheus: { registry } });
+    const request = () => ({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      rawBody: Buffer.from(JSON.stringify({ model: MODEL, messages: ASK, stream: true })),
+      signal: new AbortController().signal,
+    });
+    const open = await gateway.handle(request());
+    expect(open.status).toBe(200);
+    expect(await registry.metrics()).toMatch(/^modelgate_in_flight_calls 1$/m);
+    expect((await gateway.handle(request())).status).toBe(503);
+    expect(await registry.metrics()).toMatch(/^modelgate_admission_refusals_total\{reason="full"\} 1$/m);
+    upstream.complete(0);
+    if (open.type !== 'sse') throw new Error('expected a stream');
+    for await (const chunk of open.body) void chunk;
+    expect(await registry.metrics()).toMatch(/^modelgate_in_flight_calls 0$/m);
+    await gateway.close();
+  });
+});
