@@ -40,7 +40,7 @@ import type { GatewayRequest, GatewayResponse } from './types.js';
 import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
 import { shutDown, type ShutdownOptions } from './lifecycle/shutdown.js';
 import { shutdownOptionsSchema } from './options/admission-schema.js';
-import { abortSourceOf } from './signals/abort-source.js';
+import { admitCall, needsPlace, settleWhenDone } from './routing/admit-call.js';
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -96,13 +96,6 @@ function toHeaderValue(text: string): string {
 function isModelEndpoint(name: string): name is keyof typeof BODY_SCHEMAS {
   return name in BODY_SCHEMAS;
 }
-
-/**
- * The calls admission control counts (and a shutdown refuses): those that
- * generate, and may stream. Token counting, listings, files and stored
- * responses are short and hold no stream.
- */
-const ADMITTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat.completions', 'messages', 'responses.create']);
 
 function requireEndpoint(ctx: GatewayContext) {
   // A looping request is refused before any step (authentication, limits, upstream calls).
@@ -202,18 +195,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     return enforceRequestRules(ctx, runtime);
   };
 
-  /** Takes the call's place under admission control (once per request): at once, after a wait in the queue, or a thrown refusal. */
-  const admit = (ctx: GatewayContext): MaybePromise<void> => {
-    if (ctx.slot !== undefined || ctx.endpoint === undefined || !ADMITTED_ENDPOINTS.has(ctx.endpoint.name)) return;
-    const entered = runtime.admission.enter(ctx.format, abortSourceOf(ctx.request));
-    if (!isThenable(entered)) {
-      ctx.slot = entered;
-      return;
-    }
-    return entered.then((slot) => {
-      ctx.slot = slot;
-    });
-  };
+  const admit = (ctx: GatewayContext): MaybePromise<void> => admitCall(ctx, runtime.admission);
 
   /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), its place, the limits, the call. */
   const dispatchChecked = (ctx: GatewayContext): Promise<GatewayResponse> => {
@@ -224,25 +206,14 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   /** The call in its place: the handler's end settles the place (its streams hold it until they end). */
   const dispatchAdmitted = (ctx: GatewayContext): Promise<GatewayResponse> => {
-    const slot = ctx.slot;
     let call: Promise<GatewayResponse>;
     try {
       call = runtime.limiter ? runtime.limiter.run(ctx, () => dispatch(ctx, runtime)) : dispatch(ctx, runtime);
     } catch (error) {
-      slot?.settle();
+      ctx.slot?.settle();
       return Promise.reject(error);
     }
-    if (slot === undefined) return call;
-    return call.then(
-      (response) => {
-        slot.settle();
-        return response;
-      },
-      (error: unknown) => {
-        slot.settle();
-        throw error;
-      },
-    );
+    return settleWhenDone(ctx, call);
   };
 
   /**
@@ -299,7 +270,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
 
     dispatch(ctx) {
-      if (ctx.slot === undefined && ctx.endpoint !== undefined && ADMITTED_ENDPOINTS.has(ctx.endpoint.name)) {
+      if (needsPlace(ctx)) {
         // Over capacity, a model call is refused before the steps it still needs (its body parsed, its caller checked).
         let admitting: MaybePromise<void>;
         try {
