@@ -64,7 +64,7 @@ export interface Gateway {
   finish(ctx: GatewayContext, response: GatewayResponse): GatewayResponse;
   readonly catalog: Catalog;
   readonly options: GatewayOptions;
-  /** Closes upstream connection pools. */
+  /** Closes upstream connection pools (once: later calls return the same promise). */
   close(): Promise<void>;
   /**
    * Graceful shutdown: new model calls are refused at once (503 / 529
@@ -241,6 +241,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
 
   let shuttingDown: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
 
   const gateway: Gateway = {
     catalog: runtime.catalog,
@@ -331,11 +332,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       }
     },
 
-    close: () => runtime.close(),
+    // Once: a shutdown closes too, and an app (or Fastify's close hook) may still call close() after it.
+    close: () => (closing ??= runtime.close()),
 
     shutdown(shutdownOptions = {}) {
       assertOptions(shutdownOptionsSchema, shutdownOptions, 'gateway.shutdown');
-      shuttingDown ??= shutDown(runtime.admission, shutdownOptions, () => runtime.close());
+      shuttingDown ??= shutDown(runtime.admission, shutdownOptions, () => gateway.close());
       return shuttingDown;
     },
 
