@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayContext } from '../src/gateway-context.js';
+import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
@@ -32,6 +33,12 @@ export interface ExpressSteps {
 
 export interface ExpressGateway extends ExpressMiddleware, ExpressSteps {
   readonly gateway: Gateway;
+  /**
+   * Graceful shutdown (`gateway.shutdown`): new model calls get 503 / 529,
+   * calls in progress run for up to `graceMs`, streams still open then end
+   * with an error event. Call it on SIGTERM, then close the HTTP server.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
   /** Per-endpoint handlers, for apps that mount only some routes (at any path). */
   chatCompletions: ExpressMiddleware;
   messages: ExpressMiddleware;
@@ -148,6 +155,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
   const bound = new Map<BodyEndpointName, ExpressSteps>();
   return Object.assign(root, stepsAt(), {
     gateway,
+    shutdown: (options?: ShutdownOptions) => gateway.shutdown(options),
     chatCompletions: middleware(dispatch, at(canonicalPath('chat.completions'))),
     messages: middleware(dispatch, at(canonicalPath('messages'))),
     countTokens: middleware(dispatch, at(canonicalPath('messages.count_tokens'))),
@@ -169,3 +177,4 @@ export type { ExpressErrorHandler } from './express-errors.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';
+export type { ShutdownOptions } from '../src/lifecycle/shutdown.js';

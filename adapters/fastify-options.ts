@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayOptions } from '../src/gateway-options.js';
 import { GATEWAY_OPTIONS_EXPECTED, GATEWAY_OPTIONS_SHAPE, MOVED_OPTIONS } from '../src/options/gateway-options-schema.js';
-import { flag, got, optionsObject, shaped } from '../src/options/option-schemas.js';
+import { flag, got, optionsObject, shaped, timerMs } from '../src/options/option-schemas.js';
 import { assertOptions } from '../src/options/parse-options.js';
 import { isGateway } from './to-gateway.js';
 
@@ -16,6 +16,7 @@ const ENTRY = 'fastifyGateway';
 const PLUGIN_SHAPE = {
   prefix: z.string({ error: (issue) => `must be a path prefix such as "/ai" (got ${got(issue.input)})` }).optional(),
   decorate: flag().optional(),
+  shutdownGraceMs: timerMs('how long calls in progress may still run when the app closes').optional(),
   // Read by Fastify's `register` itself.
   logLevel: z.string({ error: (issue) => `must be a log level name (got ${got(issue.input)})` }).optional(),
   logSerializers: z.record(z.string(), z.unknown()).optional(),
@@ -29,7 +30,7 @@ const withGatewaySchema = optionsObject(
     ...PLUGIN_SHAPE,
   },
   'a fastifyGateway',
-  '`{ gateway, prefix?, decorate? }`',
+  '`{ gateway, prefix?, decorate?, shutdownGraceMs? }`',
 );
 
 /** A gateway passed as the options object itself: only the plugin's own options are checked. */
@@ -46,7 +47,7 @@ export function readFastifyOptions(options: unknown): Gateway | GatewayOptions {
     return options;
   }
   assertOptions(withOptionsSchema, options, ENTRY);
-  const { prefix: _prefix, decorate: _decorate, logLevel: _logLevel, logSerializers: _logSerializers, ...gatewayOptions } = options as GatewayOptions &
+  const { prefix: _prefix, decorate: _decorate, shutdownGraceMs: _shutdownGraceMs, logLevel: _logLevel, logSerializers: _logSerializers, ...gatewayOptions } = options as GatewayOptions &
     Record<keyof typeof PLUGIN_SHAPE, unknown>;
   return gatewayOptions;
 }

@@ -20,6 +20,12 @@ interface PluginOptions {
   prefix?: string;
   /** Decorate the app with the hooks as `app.modelgate` (default true; false for a second gateway in one app). */
   decorate?: boolean;
+  /**
+   * `app.close()` shuts the gateway down gracefully first (`gateway.shutdown`):
+   * new model calls get 503 / 529 and streams still open after this many ms
+   * end with an error event. Default 10000.
+   */
+  shutdownGraceMs?: number;
 }
 
 /** The gateway's options, or a gateway (as is, or as `{ gateway }` beside the plugin's own options), plus the plugin's own. */
@@ -38,6 +44,11 @@ const plugin: FastifyPluginAsync<FastifyGatewayOptions> = async (app: FastifyIns
   const prefix = options.prefix ?? '';
   const hooks = createFastifyHooks(gatewayOrOptions);
   if (options.decorate !== false) app.decorate('modelgate', hooks);
+  // preClose runs before Fastify waits for the requests in flight (streams included), so they end within the grace period.
+  const graceMs = options.shutdownGraceMs;
+  app.addHook('preClose', async () => {
+    await hooks.gateway.shutdown(graceMs === undefined ? {} : { graceMs });
+  });
 
   // The routes live in a child context: its body handling does not leak into the app.
   await app.register(

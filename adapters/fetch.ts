@@ -5,6 +5,7 @@
  * the Node runtime, `Request`/`Response` based routers. It serves the paths
  * under the URL's `/v1` segment; all logic lives in the core.
  */
+import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import type { Gateway } from '../src/gateway.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/read-json-body.js';
 import type { GatewayRequest } from '../src/types.js';
@@ -29,7 +30,15 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * const handler = createFetchHandler({ auth: { keys: [process.env.MODELGATE_KEY!] } });
  * app.all('/v1/*', (c) => handler(c.req.raw));
  */
-export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHandler & { readonly gateway: Gateway } {
+export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHandler & {
+  readonly gateway: Gateway;
+  /**
+   * Graceful shutdown (`gateway.shutdown`): new model calls get 503 / 529,
+   * calls in progress run for up to `graceMs`, streams still open then end
+   * with an error event. Call it on SIGTERM, then close the HTTP server.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+} {
   const gateway = toGateway(gatewayOrOptions, 'createFetchHandler');
   const limit = gateway.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const handler = async (request: Request): Promise<Response> => {
@@ -51,7 +60,7 @@ export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHan
     gatewayRequest = withLightSignal(gatewayRequest, left);
     return toResponse(await gateway.handle(gatewayRequest), abort);
   };
-  return Object.assign(handler, { gateway });
+  return Object.assign(handler, { gateway, shutdown: (options?: ShutdownOptions) => gateway.shutdown(options) });
 }
 
 export { gatewayPath, readGatewayRequest, readRequestBody, toGatewayRequest } from './fetch-request.js';
@@ -59,3 +68,4 @@ export { toReadableStream, toResponse } from './fetch-response.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';
+export type { ShutdownOptions } from '../src/lifecycle/shutdown.js';

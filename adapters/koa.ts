@@ -9,6 +9,7 @@
  */
 import type { Context, Middleware, Next } from 'koa';
 import type { Gateway } from '../src/gateway.js';
+import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
@@ -28,6 +29,12 @@ export interface KoaSteps {
 
 export interface KoaGateway extends Middleware, KoaSteps {
   readonly gateway: Gateway;
+  /**
+   * Graceful shutdown (`gateway.shutdown`): new model calls get 503 / 529,
+   * calls in progress run for up to `graceMs`, streams still open then end
+   * with an error event. Call it on SIGTERM, then close the HTTP server.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
   /** Per-endpoint middlewares, for apps that mount only some routes (at any path). */
   chatCompletions: Middleware;
   messages: Middleware;
@@ -131,6 +138,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
   const bound = new Map<BodyEndpointName, KoaSteps>();
   return Object.assign(root, stepsAt(), {
     gateway,
+    shutdown: (options?: ShutdownOptions) => gateway.shutdown(options),
     chatCompletions: middleware(dispatch, canonicalPath('chat.completions')),
     messages: middleware(dispatch, canonicalPath('messages')),
     countTokens: middleware(dispatch, canonicalPath('messages.count_tokens')),
@@ -151,3 +159,4 @@ export { koaGatewayErrors } from './koa-errors.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';
+export type { ShutdownOptions } from '../src/lifecycle/shutdown.js';

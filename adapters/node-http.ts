@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Gateway } from '../src/gateway.js';
+import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/read-json-body.js';
 import type { GatewayRequest, GatewayResponse } from '../src/types.js';
 import { readGatewayRequest, toGatewayRequest } from './node-request.js';
@@ -17,6 +18,18 @@ export { writeGatewayResponse } from './node-response.js';
 
 export { type GatewayOrOptions, toGateway } from './to-gateway.js';
 
+/** The request listener, with its gateway and the way to shut it down. */
+export interface NodeHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  readonly gateway: Gateway;
+  /**
+   * Graceful shutdown (`gateway.shutdown`): new model calls get 503 / 529,
+   * calls in progress run for up to `graceMs`, streams still open then end
+   * with an error event. Call it on SIGTERM, then close the HTTP server.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+}
+
 /**
  * A `node:http` request listener serving every gateway route.
  *
@@ -25,13 +38,14 @@ export { type GatewayOrOptions, toGateway } from './to-gateway.js';
  * import { createNodeHandler } from 'modelgate/node';
  * createServer(createNodeHandler({ auth: { keys: ['sk-local'] } })).listen(8787);
  */
-export function createNodeHandler(gatewayOrOptions: GatewayOrOptions): (req: IncomingMessage, res: ServerResponse) => void {
+export function createNodeHandler(gatewayOrOptions: GatewayOrOptions): NodeHandler {
   const gateway = toGateway(gatewayOrOptions, 'createNodeHandler');
   const limit = gateway.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const { bodyTimeoutMs } = gateway.options;
-  return (req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     void handleNodeRequest(gateway, req, res, { limit, ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}) }).then((response) => writeGatewayResponse(res, response));
   };
+  return Object.assign(handler, { gateway, shutdown: (options?: ShutdownOptions) => gateway.shutdown(options) });
 }
 
 /**
@@ -57,3 +71,4 @@ export async function handleNodeRequest(
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';
+export type { ShutdownOptions } from '../src/lifecycle/shutdown.js';

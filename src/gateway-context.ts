@@ -10,6 +10,7 @@ import { type Endpoint, matchEndpoint } from './match-endpoint.js';
 import type { ModelEntry } from './models/catalog.js';
 import type { RequestObservation } from './observability/request-observation.js';
 import type { GatewayRequest, Principal, WireFormat } from './types.js';
+import type { CallSlot } from './routing/call-slot.js';
 import type { ResolvedRoute } from './routing/routes.js';
 import type { ViaHops } from './upstreams/via-hops.js';
 import type { HealthTracker } from './routing/health.js';
@@ -61,6 +62,8 @@ export interface GatewayContext {
   observer?: RequestObservation;
   /** The gateway's per-target health, set by `begin` unless cooldowns are off. @internal */
   health?: HealthTracker;
+  /** The model call's place under admission control, taken before any upstream work. @internal */
+  slot?: CallSlot;
 }
 
 const INCOMING_ID = /^[\w.:\-]{1,128}$/;
@@ -109,5 +112,6 @@ export function createGatewayContext(given: GatewayRequest, hops?: ViaHops, forw
     limitTouch: undefined,
     observer: undefined,
     health: undefined,
+    slot: undefined,
   };
 }

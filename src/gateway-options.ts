@@ -1,6 +1,7 @@
 /**
  * Options of `createGateway`.
  */
+import type { AdmissionOptions } from './routing/admission-options.js';
 import type { AuthOptions } from './auth/verify-key.js';
 import type { GatewayError } from './errors.js';
 import type { LimitsOptions } from './limits/limit-options.js';
@@ -136,4 +137,12 @@ export interface GatewayOptions extends ObservabilityOptions {
    * per instance by default, or shared via `redisHealthStore({ client })`.
    */
   routing?: RoutingOptions;
+  /**
+   * Admission control: most model calls (chat completions, messages,
+   * Responses; requests in progress and open streams) this gateway
+   * instance serves at once, and an optional bounded wait for a place.
+   * Past it callers get 503 `overloaded` (OpenAI-style) or 529
+   * `overloaded_error` (messages) with `retry-after`. Default: no limit.
+   */
+  admission?: AdmissionOptions;
 }

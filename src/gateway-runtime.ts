@@ -13,10 +13,12 @@ import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
 import { createLimiter, type Limiter } from './limits/limiter.js';
 import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
+import { admissionMetrics } from './observability/admission-metrics.js';
 import { createModelLabel } from './observability/model-label.js';
 import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
+import { Admission } from './routing/admission.js';
 import { createRouter, ownUpstreams, type Route, type Router, routeUpstreams } from './routing/routes.js';
 import { gatewayRedactor } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
@@ -54,6 +56,8 @@ export interface GatewayRuntime {
   readonly responses: ResponsesRuntime;
   /** Per-target health (cooldowns); undefined when `routing.health` is false. */
   readonly health: GatewayHealth | undefined;
+  /** The model calls in progress, their limit (`admission`) and queue. */
+  readonly admission: Admission;
   close(): Promise<void>;
 }
 
@@ -137,6 +141,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     forwarding: new HeaderForwarding(options.forwardHeaders),
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options),
+    admission: new Admission(options.admission, admissionMetrics(options.prometheus)),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
     health,
     async close() {

@@ -41,6 +41,9 @@ import type { GatewayRequest, GatewayResponse } from './types.js';
 import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
 import { asClientLeft, assertRequestClientPresent, clientLeftError } from './signals/client-left.js';
 import { abortSourceOf } from './signals/abort-source.js';
+import { shutDown, type ShutdownOptions } from './lifecycle/shutdown.js';
+import { shutdownOptionsSchema } from './options/admission-schema.js';
+import { admitCall, needsPlace, settleWhenDone } from './routing/admit-call.js';
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -64,8 +67,20 @@ export interface Gateway {
   finish(ctx: GatewayContext, response: GatewayResponse): GatewayResponse;
   readonly catalog: Catalog;
   readonly options: GatewayOptions;
-  /** Closes upstream connection pools. */
+  /** Closes upstream connection pools (once: later calls return the same promise). */
   close(): Promise<void>;
+  /**
+   * Graceful shutdown: new model calls are refused at once (503 / 529
+   * `overloaded`, "shutting down", `retry-after`); calls in progress run
+   * for up to `graceMs` (default 10000); streams still open then end with
+   * an error event in their format and their upstream request is aborted;
+   * every call's usage is reported (`onUsage`, limits, telemetry); then the
+   * upstream pools close, as `close()` does. Calling it again returns the
+   * same promise.
+   */
+  shutdown(options?: ShutdownOptions): Promise<void>;
+  /** Model calls in progress (open streams included) and waiting for a place. */
+  load(): { inFlight: number; queued: number };
 }
 
 const BODY_SCHEMAS = {
@@ -201,20 +216,63 @@ export function createGateway(options: GatewayOptions): Gateway {
     return enforceRequestRules(ctx, runtime);
   };
 
-  /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), the limits, the call. */
+  const admit = (ctx: GatewayContext): MaybePromise<void> => admitCall(ctx, runtime.admission);
+
+  /** A model call whose steps have run: the model permission (also when the rules ran before a later step set the principal), its place, the limits, the call. */
   const dispatchChecked = (ctx: GatewayContext): Promise<GatewayResponse> => {
     assertModelAllowed(ctx.principal!, ctx.body!.model as string);
-    // The rules may have waited (a catalog, a tokenizer): no reservation for a client that left.
-    const client = abortSourceOf(ctx.request);
-    if (client.aborted) return Promise.reject(clientLeftError());
-    if (!runtime.limiter) return dispatch(ctx, runtime);
-    return runtime.limiter.run(limitRequestOf(ctx), (admission) => {
-      // The limits store may be remote (a round trip to Redis): checked again once it admitted the call.
-      if (client.aborted) return Promise.reject(clientLeftError());
-      if (admission) applyAdmission(ctx, admission);
-      return dispatch(ctx, runtime);
-    });
+    const admitting = admit(ctx);
+    return admitting ? admitting.then(() => dispatchAdmitted(ctx)) : dispatchAdmitted(ctx);
   };
+
+  /** The call in its place: the handler's end settles the place (its streams hold it until they end). */
+  const dispatchAdmitted = (ctx: GatewayContext): Promise<GatewayResponse> => {
+    let call: Promise<GatewayResponse>;
+    try {
+      // The rules (or the wait for a place) may have taken time: no reservation for a client that left.
+      const client = abortSourceOf(ctx.request);
+      if (client.aborted) throw clientLeftError();
+      call = runtime.limiter
+        ? runtime.limiter.run(limitRequestOf(ctx), (admission) => {
+            // The limits store may be remote (a round trip to Redis): checked again once it admitted the call.
+            if (client.aborted) return Promise.reject(clientLeftError());
+            if (admission) applyAdmission(ctx, admission);
+            return dispatch(ctx, runtime);
+          })
+        : dispatch(ctx, runtime);
+    } catch (error) {
+      ctx.slot?.settle();
+      return Promise.reject(error);
+    }
+    return settleWhenDone(ctx, call);
+  };
+
+  /**
+   * Step 4's work: whatever steps a composed pipeline skipped run here, so nothing
+   * unauthenticated, unvalidated or unchecked reaches an upstream.
+   */
+  const dispatchSteps = (ctx: GatewayContext): Promise<GatewayResponse> => {
+    try {
+      if (!ctx.principal) {
+        const authenticating = authenticateNow(ctx);
+        if (authenticating) return authenticating.then(() => dispatchSteps(ctx));
+      }
+      if (isModelEndpoint(requireEndpoint(ctx).name)) {
+        if (!ctx.body) gateway.validate(ctx);
+        if (!ctx.route) {
+          const enforcing = enforceRulesNow(ctx);
+          if (enforcing) return enforcing.then(() => dispatchChecked(ctx));
+        }
+        return dispatchChecked(ctx);
+      }
+      return dispatch(ctx, runtime);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
+  let shuttingDown: Promise<void> | undefined;
+  let closing: Promise<void> | undefined;
 
   const gateway: Gateway = {
     catalog: runtime.catalog,
@@ -245,25 +303,23 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
 
     dispatch(ctx) {
-      // Whatever steps a composed pipeline skipped run here: nothing unauthenticated,
-      // unvalidated or unchecked reaches an upstream.
-      try {
-        if (!ctx.principal) {
-          const authenticating = authenticateNow(ctx);
-          if (authenticating) return authenticating.then(() => gateway.dispatch(ctx));
+      if (needsPlace(ctx)) {
+        // Over capacity, a model call is refused before the steps it still needs (its body parsed, its caller checked).
+        let admitting: MaybePromise<void>;
+        try {
+          admitting = admit(ctx);
+        } catch (error) {
+          return Promise.reject(error);
         }
-        if (isModelEndpoint(requireEndpoint(ctx).name)) {
-          if (!ctx.body) gateway.validate(ctx);
-          if (!ctx.route) {
-            const enforcing = enforceRulesNow(ctx);
-            if (enforcing) return enforcing.then(() => dispatchChecked(ctx));
-          }
-          return dispatchChecked(ctx);
-        }
-        return dispatch(ctx, runtime);
-      } catch (error) {
-        return Promise.reject(error);
+        // A step that fails gives the place back (the handler's end does otherwise).
+        const run = (): Promise<GatewayResponse> =>
+          dispatchSteps(ctx).catch((error: unknown) => {
+            ctx.slot?.settle();
+            throw error;
+          });
+        return admitting ? admitting.then(run) : run();
       }
+      return dispatchSteps(ctx);
     },
 
     renderError(ctx, error) {
@@ -292,6 +348,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     async handle(request) {
       const ctx = gateway.begin(request);
       try {
+        // Over capacity, a model call is refused before its body is parsed or its caller checked.
+        const admitting = admit(ctx);
+        if (admitting) await admitting;
         const authenticating = authenticateNow(ctx);
         if (authenticating) await authenticating;
         gateway.validate(ctx);
@@ -299,11 +358,22 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (enforcing) await enforcing;
         return gateway.finish(ctx, await gateway.dispatch(ctx));
       } catch (error) {
+        // Refused before its handler ran (or failed in it): the place is given back.
+        ctx.slot?.settle();
         return gateway.finish(ctx, gateway.renderError(ctx, error));
       }
     },
 
-    close: () => runtime.close(),
+    // Once: a shutdown closes too, and an app (or Fastify's close hook) may still call close() after it.
+    close: () => (closing ??= runtime.close()),
+
+    shutdown(shutdownOptions = {}) {
+      assertOptions(shutdownOptionsSchema, shutdownOptions, 'gateway.shutdown');
+      shuttingDown ??= shutDown(runtime.admission, shutdownOptions, () => gateway.close());
+      return shuttingDown;
+    },
+
+    load: () => ({ inFlight: runtime.admission.inFlight, queued: runtime.admission.queued }),
   };
   return gateway;
 }

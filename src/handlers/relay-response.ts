@@ -148,6 +148,8 @@ export async function relayStream(
   const headAt = sent.headAt;
   // Drain mode: after a client left, the relay's onEnd (below) ends the call once the rest is read; the request waits for it.
   if (report && observer && ctx.route?.onClientAbort === 'drain') observation?.relayed();
+  let ended = false;
+  let releaseSlot: (() => void) | undefined;
   const body = relaySse({
     upstream: response.body,
     format: options.format,
@@ -162,10 +164,12 @@ export async function relayStream(
     ...(observation?.onChunk ? { onChunk: observation.onChunk } : {}),
     ...(ctx.limitTouch ? { onProgress: ctx.limitTouch } : {}),
     onEnd: (outcome) => {
+      ended = true;
       // A client that left (and no drain read the rest): call.signal fires even when the relay heard of it first.
       if (outcome.status === 'aborted' && outcome.drained !== true) deadline.abandon();
       else deadline.release();
-      if (!report || !observer) return;
+      // The call's place is given back once its usage is reported (a shutdown waits for both).
+      if (!report || !observer) return releaseSlot?.();
       report({
         status: 200,
         stream: true,
@@ -176,8 +180,11 @@ export async function relayStream(
         ...(observation ? { observation, ...(metaObserver ? { meta: metaObserver.meta } : {}) } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
       });
+      releaseSlot?.();
     },
   });
+  // The stream holds the call's place until it ends (unless it already did: a client gone before it started).
+  if (!ended) releaseSlot = ctx.slot?.hold(body);
   // relayedHeaders builds a fresh object: the SSE headers (which win) go into it rather than into a spread copy.
   return { type: 'sse', status: 200, headers: Object.assign(relayedHeaders(response), SSE_HEADERS), body };
 }

@@ -32,6 +32,10 @@ export interface PrometheusMetrics {
   /** Per upstream and upstream model id: 0 healthy, 1 half-open, 2 cooling (set at scrape time). */
   upstreamState: CollectedGaugeLike;
   cooldowns: PrometheusCounterLike;
+  /** Model calls this instance serves (requests and open streams), as admission control counts them. */
+  inFlight: PrometheusGaugeLike;
+  /** Model calls refused by admission control or a shutdown, by reason. */
+  admissionRefusals: PrometheusCounterLike;
 }
 
 /** Creates and registers the metrics; a second gateway on the same registry reuses them. */
@@ -73,5 +77,7 @@ export function createPrometheusMetrics(options: PrometheusOptions): PrometheusM
       },
     })),
     cooldowns: counter('upstream_cooldowns_total', 'Cooldowns this instance started on an upstream target, by cause (failures, rate_limit).', ['upstream', 'model', 'cause']),
+    inFlight: reuse('in_flight_calls', () => new prom.Gauge({ name: `${prefix}in_flight_calls`, help: 'Model calls in progress on this instance (requests and open streams).', labelNames: [], registers })),
+    admissionRefusals: counter('admission_refusals_total', 'Model calls refused at once: full (admission.maxInFlight), queue_timeout (admission.queueMs) or shutting_down.', ['reason']),
   };
 }

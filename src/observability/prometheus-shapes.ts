@@ -36,4 +36,5 @@ export interface PrometheusHistogramLike {
 export interface PrometheusGaugeLike {
   inc(labels: PrometheusLabels): void;
   dec(labels: PrometheusLabels): void;
+  set(labels: PrometheusLabels, value: number): void;
 }

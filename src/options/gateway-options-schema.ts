@@ -15,6 +15,7 @@ import type { ResponseStore } from '../responses/response-store.js';
 import type { ResponsesOptions } from '../responses/responses-options.js';
 import type { ReasoningBudgets } from '../models/thinking-budgets.js';
 import { MIN_THINKING_BUDGET } from '../models/thinking-budgets.js';
+import { admissionSchema } from './admission-schema.js';
 import { authSchema } from './auth-schema.js';
 import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
@@ -139,6 +140,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
   prometheus: prometheusSchema.optional(),
   logger: loggerSchema.optional(),
   routing: routingSchema.optional(),
+  admission: admissionSchema.optional(),
 };
 
 /** What the options of `createGateway` must be, for the message about a value that is no object. */

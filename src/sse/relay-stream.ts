@@ -18,18 +18,23 @@
 import { performance } from 'node:perf_hooks';
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { WireFormat } from '../types.js';
-import { ChunkBuilder } from './chunk-builder.js';
-import { classifyRawEvent, classifyUpstreamEvent, errorFromUpstreamEvent, type UpstreamEventKind } from './classify-upstream-event.js';
-import { encodeStreamError, formatSse, heartbeatFor } from './format-sse.js';
-import { DEFAULT_SSE_MAX_BUFFER_SIZE, type SseEvent } from './parse-sse.js';
-import type { RawSseEvent } from './raw-sse-event.js';
-import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions, type StreamTransform } from './relay-options.js';
+import { encodeStreamError, heartbeatFor } from './format-sse.js';
+import { DEFAULT_SSE_MAX_BUFFER_SIZE } from './parse-sse.js';
+import { RelayEventSink } from './relay-event-sink.js';
+import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions } from './relay-options.js';
 import { SseSplitter, type SseSink } from './sse-splitter.js';
 import { UpstreamReads, type Wake } from './upstream-reads.js';
 import { redactError } from '../redact/redact-error.js';
-import { NO_SECRETS, type Redactor } from '../redact/redactor.js';
 
 export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, SseByteSink, StreamTransform } from './relay-options.js';
+
+/** The relayed stream: the client body, which a shutdown can end early. */
+export interface RelayedStream extends AsyncIterableIterator<Uint8Array, undefined> {
+  /** Ends the stream with `error` as its last event and aborts the upstream. */
+  interrupt(error: GatewayError): void;
+  /** Ends the stream at once, as if its client had left. */
+  abandon(): void;
+}
 export { DEFAULT_HEARTBEAT_MS } from './relay-options.js';
 
 /** Reads after the terminal event before the upstream is cut instead (keeps a finished relay cheap). */
@@ -39,25 +44,16 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 /** Shared by every stream (never written to): one buffer less per open stream. */
 const HEARTBEATS: Record<WireFormat, Uint8Array> = { chat: Buffer.from(heartbeatFor('chat')), messages: Buffer.from(heartbeatFor('messages')) };
 
-class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink {
+class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Array, undefined> {
   private readonly reads: UpstreamReads;
   private readonly splitter: SseSplitter;
-  private readonly output = new ChunkBuilder();
-  private readonly upstreamFormat: WireFormat;
   private readonly heartbeat: Uint8Array;
   private readonly queue: Uint8Array[] = [];
-  /** `streaming` → `closing` (last chunks queued) → `done`. */
-  private phase: 'streaming' | 'closing' | 'done' = 'streaming';
   private status: RelayOutcome['status'] = 'completed';
   private error: GatewayError | undefined;
-  private eventCount = 0;
-  private firstEventAt: number | undefined;
 
-  constructor(private readonly options: RelaySseOptions) {
-    this.upstreamFormat = options.upstreamFormat ?? options.format;
-    if (!options.transform && this.upstreamFormat !== options.format) {
-      throw new TypeError('relaySse: a transform is required when the upstream format differs from the client format');
-    }
+  constructor(options: RelaySseOptions) {
+    super(options);
     this.reads = new UpstreamReads(options.upstream[Symbol.asyncIterator](), options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, this.onWake);
     this.splitter = new SseSplitter(options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE);
     this.heartbeat = HEARTBEATS[options.format];
@@ -134,7 +130,10 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
       case 'heartbeat':
         return { done: false, value: this.heartbeat };
       case 'abort':
-        return DONE;
+        if (this.interruption === undefined || this.phase !== 'streaming') return DONE;
+        // A shutdown woke the wait: the stream ends with its error event.
+        this.fail(this.interruption);
+        break;
       case 'chunk':
         this.handleChunk(wake.chunk);
         break;
@@ -148,6 +147,27 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     return this.ready();
   }
 
+  /** Set by `interrupt()`: the error the stream ends with. */
+  private interruption: GatewayError | undefined;
+
+  /**
+   * Ends the stream now (a shutdown): what was already read, then one
+   * error event in the client's format; the upstream is aborted, and
+   * `onEnd` reports `failed` once the client took that event.
+   */
+  interrupt(error: GatewayError): void {
+    if (this.phase !== 'streaming') return;
+    this.interruption = error;
+    // A pending next() is woken (and answered with the error event); otherwise the next one takes it from the queue.
+    if (this.resolveNext !== undefined) this.reads.abort();
+    else this.fail(error);
+  }
+
+  /** Ends the stream at once, as a client that left does, without draining (`onEnd` reports `aborted` now). */
+  abandon(): void {
+    this.abort(false);
+  }
+
   /** The client stopped reading (the adapter's write failed or the socket closed). */
   async return(): Promise<IteratorResult<Uint8Array, undefined>> {
     this.abort();
@@ -157,10 +177,6 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   async throw(): Promise<IteratorResult<Uint8Array, undefined>> {
     this.abort();
     return DONE;
-  }
-
-  private get name(): string {
-    return this.options.upstreamName ?? 'upstream';
   }
 
   /** Turns one upstream read into (at most) one client chunk, handling its events synchronously. */
@@ -179,17 +195,6 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     this.output.takeInto(this.queue);
   }
 
-  private notify(event: SseEvent | undefined): void {
-    this.eventCount++;
-    this.firstEventAt ??= performance.now();
-    if (event === undefined || this.options.onEvent === undefined) return;
-    try {
-      this.options.onEvent(event);
-    } catch {
-      // Observers (usage, logs) must never break the stream they watch.
-    }
-  }
-
   private chunk(onChunk: () => void): void {
     try {
       onChunk();
@@ -198,116 +203,8 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     }
   }
 
-  /** `SseSink`: a regular event, still in bytes. */
-  onRaw(raw: RawSseEvent): boolean {
-    if (this.phase !== 'streaming') return false;
-    const { transform } = this.options;
-    if (this.observes(raw)) {
-      const decoded = raw.toEvent();
-      this.notify(decoded);
-      const kind = classifyUpstreamEvent(decoded, this.upstreamFormat);
-      if (transform || kind === 'error') return this.handleEvent(decoded, kind);
-      return this.forward(raw, kind);
-    }
-    // Nobody reads the text: decoding is paid for only by translators' slow paths and errors.
-    const kind = classifyRawEvent(raw, this.upstreamFormat);
-    if (transform === undefined && kind !== 'error') {
-      this.notify(undefined);
-      return this.forward(raw, kind);
-    }
-    if (kind === 'data' && transform?.pushRaw !== undefined) {
-      const go = this.tryPushRaw(transform, raw);
-      if (go !== undefined) return go;
-    }
-    const decoded = raw.toEvent();
-    this.notify(decoded);
-    return this.handleEvent(decoded, kind);
-  }
-
-  /** Whether `onEvent` wants this event (decoding it is paid for only then). */
-  private observes(raw: RawSseEvent): boolean {
-    const { onEvent, observes } = this.options;
-    if (onEvent === undefined) return false;
-    try {
-      return observes === undefined || observes(raw);
-    } catch {
-      return true;
-    }
-  }
-
-  /** Passthrough: the event's bytes as they came. */
-  private forward(raw: RawSseEvent, kind: UpstreamEventKind): boolean {
-    this.output.addBytes(raw.buf, raw.start, raw.end);
-    if (kind === 'terminal') this.close('completed');
-    return kind !== 'terminal';
-  }
-
-  /**
-   * Offers a regular event to the transform's byte path: true when it was
-   * translated there, false when that failed (the stream is over),
-   * `undefined` when the transform left it to the decoding path.
-   */
-  private tryPushRaw(transform: StreamTransform, raw: RawSseEvent): boolean | undefined {
-    try {
-      if (!transform.pushRaw?.(raw, this.output)) return undefined;
-    } catch (error) {
-      this.fail(toGatewayError(error));
-      return false;
-    }
-    this.notify(undefined);
-    return true;
-  }
-
-  /** `SseSink`: an event the general parser read. */
-  onParsed(event: SseEvent): boolean {
-    if (this.phase !== 'streaming') return false;
-    this.notify(event);
-    return this.handleEvent(event, classifyUpstreamEvent(event, this.upstreamFormat));
-  }
-
-  /** Handles one decoded event; false once the stream is over. */
-  private handleEvent(event: SseEvent, kind: UpstreamEventKind): boolean {
-    const { transform } = this.options;
-    try {
-      if (kind === 'error') {
-        const error = redactError(errorFromUpstreamEvent(event, this.upstreamFormat, this.name), this.redactor);
-        // Same format: the vendor's own error event is already what the client expects (minus any secret it quotes).
-        this.addErrorEvents(transform ? transform.error(error) : [formatSse({ ...event, data: this.redactor.redact(event.data) })]);
-        this.close('failed', error);
-        return false;
-      }
-      if (transform) {
-        if (!(kind === 'terminal' && this.upstreamFormat === 'chat')) this.addAll(transform.push(event));
-        if (kind === 'terminal') this.addAll(transform.end());
-      } else {
-        this.output.addText(formatSse(event));
-      }
-    } catch (error) {
-      this.fail(toGatewayError(error));
-      return false;
-    }
-    if (kind === 'terminal') this.close('completed');
-    return kind !== 'terminal';
-  }
-
-  private addAll(chunks: Iterable<string | Uint8Array>): void {
-    for (const chunk of chunks) this.output.addText(chunk);
-  }
-
-  private get redactor(): Redactor {
-    return this.options.redactor ?? NO_SECRETS;
-  }
-
-  /** Error events: the only output that is searched for secrets. */
-  private addErrorEvents(chunks: Iterable<string | Uint8Array>): void {
-    const { redactor } = this;
-    for (const chunk of chunks) {
-      this.output.addText(redactor.empty ? chunk : redactor.redact(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')));
-    }
-  }
-
   /** Ends the client stream with one error event in its format (after what the read produced so far). */
-  private fail(cause: GatewayError): void {
+  protected fail(cause: GatewayError): void {
     const error = redactError(cause, this.redactor);
     const { transform } = this.options;
     let chunks: Iterable<string | Uint8Array> | undefined;
@@ -329,7 +226,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
   }
 
   /** The upstream said its last word: finish the client stream now, release the upstream in the background. */
-  private close(status: 'completed' | 'failed', error?: GatewayError): void {
+  protected close(status: 'completed' | 'failed', error?: GatewayError): void {
     this.phase = 'closing';
     this.status = status;
     this.error = error;
@@ -379,7 +276,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
     this.abort();
   };
 
-  private abort(): void {
+  private abort(drain = this.options.onClientAbort === 'drain'): void {
     if (this.phase === 'done') return;
     const wasStreaming = this.phase === 'streaming';
     this.phase = 'done';
@@ -389,7 +286,7 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
       this.report({ status: 'aborted' });
       return;
     }
-    if (this.options.onClientAbort === 'drain') {
+    if (drain) {
       void this.readRest(Number.POSITIVE_INFINITY, true).then(({ drained, error }) => {
         if (!drained) this.destroyUpstream();
         this.report({ status: 'aborted', drained, ...(error ? { error } : {}) });
@@ -438,12 +335,15 @@ class SseRelay implements AsyncIterableIterator<Uint8Array, undefined>, SseSink 
  * - Client abort (`signal`, or `return()` on the iterator): with `abort`
  *   the upstream body is destroyed at once; with `drain` it is read to the
  *   end without writing. Timers are cleared either way.
+ * - Shutdown (`interrupt(error)`): the stream ends with one error event in
+ *   the client's format and the upstream is aborted; `abandon()` ends it at
+ *   once, as a client that left.
  *
  * @example
  * const observer = createUsageObserver('messages');
  * const body = relaySse({ upstream: response.body, format: 'messages', signal: req.signal, onEvent: observer.observe });
  * return { type: 'sse', status: 200, headers: createSseHeaders(), body };
  */
-export function relaySse(options: RelaySseOptions): AsyncIterableIterator<Uint8Array, undefined> {
+export function relaySse(options: RelaySseOptions): RelayedStream {
   return new SseRelay(options);
 }

@@ -1,0 +1,52 @@
+/**
+ * The pipeline's admission step: which calls take a place, taking it once
+ * per request, and giving it back when the handler is done.
+ *
+ * @internal
+ */
+import type { GatewayContext } from '../gateway-context.js';
+import { isThenable, type MaybePromise } from '../maybe-promise.js';
+import { abortSourceOf } from '../signals/abort-source.js';
+import type { GatewayResponse } from '../types.js';
+import type { Admission } from './admission.js';
+
+/**
+ * The calls admission control counts (and a shutdown refuses): those that
+ * generate, and may stream. Token counting, listings, files and stored
+ * responses are short and hold no stream.
+ */
+const ADMITTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat.completions', 'messages', 'responses.create']);
+
+/** Whether `ctx` is a call that needs a place it does not hold yet. */
+export function needsPlace(ctx: GatewayContext): boolean {
+  return ctx.slot === undefined && ctx.endpoint !== undefined && ADMITTED_ENDPOINTS.has(ctx.endpoint.name);
+}
+
+/** Takes the call's place (once per request): at once, after a wait in the queue, or a thrown refusal. */
+export function admitCall(ctx: GatewayContext, admission: Admission): MaybePromise<void> {
+  if (!needsPlace(ctx)) return;
+  const entered = admission.enter(ctx.format, abortSourceOf(ctx.request));
+  if (!isThenable(entered)) {
+    ctx.slot = entered;
+    return;
+  }
+  return entered.then((slot) => {
+    ctx.slot = slot;
+  });
+}
+
+/** `call`, settling the call's place when it ends (its streams hold the place until they end). */
+export function settleWhenDone(ctx: GatewayContext, call: Promise<GatewayResponse>): Promise<GatewayResponse> {
+  const slot = ctx.slot;
+  if (slot === undefined) return call;
+  return call.then(
+    (response) => {
+      slot.settle();
+      return response;
+    },
+    (error: unknown) => {
+      slot.settle();
+      throw error;
+    },
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * One admitted model call's place: held while its handler runs and while
+ * each stream it opened is open, and given back exactly once, when the
+ * last of them ends.
+ *
+ * @internal
+ */
+import type { GatewayError } from '../errors.js';
+
+/** A stream a shutdown can end before its upstream does. */
+export interface StoppableStream {
+  /** Ends the client stream with `error` as its last event and aborts the upstream; reports its usage once the client took that event. */
+  interrupt(error: GatewayError): void;
+  /** Ends it at once, as if its client had left (its usage reported now). */
+  abandon(): void;
+}
+
+export class CallSlot {
+  /** The handler, plus one per open stream. */
+  private holds = 1;
+  private settled = false;
+  private streams: Set<StoppableStream> | undefined;
+
+  constructor(private readonly free: (slot: CallSlot) => void) {}
+
+  /** Keeps the place while `stream` is open; the function returned ends the hold (later calls do nothing). */
+  hold(stream: StoppableStream): () => void {
+    this.holds++;
+    (this.streams ??= new Set()).add(stream);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.streams?.delete(stream);
+      this.drop();
+    };
+  }
+
+  /** The handler is done (answered or failed); streams it opened still hold the place. Idempotent. */
+  settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.drop();
+  }
+
+  /** Ends every open stream of the call with `error`. */
+  interrupt(error: GatewayError): void {
+    for (const stream of [...(this.streams ?? [])]) stream.interrupt(error);
+  }
+
+  /** Ends every open stream of the call at once. */
+  abandon(): void {
+    for (const stream of [...(this.streams ?? [])]) stream.abandon();
+  }
+
+  private drop(): void {
+    if (--this.holds === 0) this.free(this);
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Admission control through real HTTP and the official clients: past
+ * `maxInFlight` the next call is refused at once in the caller's format
+ * (503 `overloaded` / 529 `overloaded_error`, `retry-after`), open streams
+ * hold their place until they end, `queueMs` admits a call when a place
+ * frees, and a queued client that leaves gives its place in line back.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { GatewayOptions } from 'modelgate';
+import { anthropicClient, AUTH, KEY, openAIClient } from '../helpers/e2e-fixtures.js';
+import { FIRST_WORDS, heldUpstream, type HeldUpstream } from '../helpers/held-upstream.js';
+import { type Mount, type StartedApp, startApp } from '../helpers/start-app.js';
+
+const MODEL = 'gpt-4o';
+const ASK = [{ role: 'user' as const, content: 'Say hello.' }];
+
+async function openStream(client: OpenAI) {
+  const stream = await client.chat.completions.create({ model: MODEL, messages: ASK, stream: true });
+  const chunks = stream[Symbol.asyncIterator]();
+  const first = await chunks.next();
+  expect(first.done).toBe(false);
+  return { chunks, text: (first.value as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content };
+}
+
+async function drain(chunks: AsyncIterator<unknown>): Promise<void> {
+  while (!(await chunks.next()).done);
+}
+
+describe.each(['express5', 'koa3'] as Mount[])('admission control on %s', (mount) => {
+  let app: StartedApp | undefined;
+  let upstream: HeldUpstream;
+
+  async function start(admission: GatewayOptions['admission']): Promise<StartedApp> {
+    upstream = heldUpstream();
+    app = await startApp(mount, { auth: AUTH, routes: [{ match: '*', upstream, serveMessages: true }], admission });
+    return app;
+  }
+
+  afterEach(async () => {
+    for (const body of upstream.bodies) void body.return();
+    await app?.close();
+    app = undefined;
+  });
+
+  it('refuses the next call at once past maxInFlight, in both formats, while a stream is open; admits again once it ended', async () => {
+    const { url } = await start({ maxInFlight: 1 });
+    const chat = openAIClient(url);
+    const open = await openStream(chat);
+    expect(open.text).toBe(FIRST_WORDS);
+
+    const startedAt = Date.now();
+    const refused = await chat.chat.completions.create({ model: MODEL, messages: ASK }).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    const chatError = refused as InstanceType<typeof OpenAI.APIError>;
+    expect(chatError.status).toBe(503);
+    expect(chatError.code).toBe('overloaded');
+    expect(chatError.headers?.get('retry-after')).toBe('1');
+
+    const messagesError = await anthropicClient(url)
+      .messages.create({ model: MODEL, max_tokens: 50, messages: ASK })
+      .then(() => undefined, (error: unknown) => error);
+    expect(messagesError).toBeInstanceOf(Anthropic.APIError);
+    expect((messagesError as InstanceType<typeof Anthropic.APIError>).status).toBe(529);
+    expect((messagesError as { error?: { error?: { type?: string } } }).error?.error?.type).toBe('overloaded_error');
+    // Refused, not queued: well under any upstream wait, and no upstream call was made for them.
+    expect(Date.now() - startedAt).toBeLessThan(2000);
+    expect(upstream.calls).toHaveLength(1);
+
+    upstream.complete(0);
+    await drain(open.chunks);
+    const next = await openStream(chat);
+    upstream.complete(1);
+    await drain(next.chunks);
+    expect(upstream.calls).toHaveLength(2);
+  });
+
+  it('queues a call for up to queueMs and admits it when the open stream ends', async () => {
+    const { url } = await start({ maxInFlight: 1, queueMs: 10_000 });
+    const chat = openAIClient(url);
+    const open = await openStream(chat);
+    const queued = openStream(chat);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app!.gateway.load()).toEqual({ inFlight: 1, queued: 1 });
+    expect(upstream.calls).toHaveLength(1);
+    upstream.complete(0);
+    await drain(open.chunks);
+    const admitted = await queued;
+    expect(admitted.text).toBe(FIRST_WORDS);
+    upstream.complete(1);
+    await drain(admitted.chunks);
+  });
+
+  it('removes a queued client that leaves, so its place in the bounded queue is free again', async () => {
+    const { url } = await start({ maxInFlight: 1, queueMs: 10_000, maxQueued: 1 });
+    const chat = openAIClient(url);
+    const open = await openStream(chat);
+    const leaving = new AbortController();
+    const left = chat.chat.completions.create({ model: MODEL, messages: ASK, stream: true }, { signal: leaving.signal }).catch((error: unknown) => error);
+    for (let waited = 0; app!.gateway.load().queued < 1 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(app!.gateway.load().queued).toBe(1);
+    leaving.abort();
+    await left;
+    for (let waited = 0; app!.gateway.load().queued > 0 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(app!.gateway.load().queued).toBe(0);
+    // The queue holds one: with the leaver still in it, this one would be refused at once.
+    const queued = openStream(chat);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(app!.gateway.load()).toEqual({ inFlight: 1, queued: 1 });
+    upstream.complete(0);
+    await drain(open.chunks);
+    const admitted = await queued;
+    upstream.complete(1);
+    await drain(admitted.chunks);
+    expect(upstream.calls).toHaveLength(2);
+  });
+
+  it('counts requests, not only streams: a raw request is refused with retry-after before its body is parsed', async () => {
+    const { url } = await start({ maxInFlight: 1 });
+    const open = await openStream(openAIClient(url));
+    const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{not json' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('overloaded');
+    // Listings are no model calls: served while full.
+    const models = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(models.status).toBe(200);
+    upstream.complete(0);
+    await drain(open.chunks);
+  });
+});
+
+describe('admission metrics', () => {
+  it('exports the calls in flight and the refusals by reason on the app registry', async () => {
+    const { Registry } = await import('prom-client');
+    const { createGateway } = await import('modelgate');
+    const registry = new Registry();
+    const upstream = heldUpstream();
+    const gateway = createGateway({ auth: AUTH, routes: [{ match: '*', upstream }], admission: { maxInFlight: 1 }, prometheus: { registry } });
+    const request = () => ({
+      method: 'POST',
+      url: '/v1/chat/completions',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      rawBody: Buffer.from(JSON.stringify({ model: MODEL, messages: ASK, stream: true })),
+      signal: new AbortController().signal,
+    });
+    const open = await gateway.handle(request());
+    expect(open.status).toBe(200);
+    expect(await registry.metrics()).toMatch(/^modelgate_in_flight_calls 1$/m);
+    expect((await gateway.handle(request())).status).toBe(503);
+    expect(await registry.metrics()).toMatch(/^modelgate_admission_refusals_total\{reason="full"\} 1$/m);
+    upstream.complete(0);
+    if (open.type !== 'sse') throw new Error('expected a stream');
+    for await (const chunk of open.body) void chunk;
+    expect(await registry.metrics()).toMatch(/^modelgate_in_flight_calls 0$/m);
+    await gateway.close();
+  });
+});
