@@ -16,13 +16,13 @@ import { isRelayedResponseHeader } from '../upstreams/response-headers.js';
 import type { RouteTarget } from '../routing/routes.js';
 import { orderTargets } from '../routing/order-targets.js';
 import { CallTracker } from '../routing/track-calls.js';
-import type { CallPlan } from '../upstreams/call-plan.js';
-import { type AttemptRecord, sendWithFallback } from '../upstreams/send-with-fallback.js';
+import type { CallPlan } from '../routing/call-plan.js';
+import { type AttemptRecord, sendWithFallback } from '../routing/send-with-fallback.js';
 import { createTargetGate } from '../routing/target-gate.js';
 import type { Upstream, UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
-import { type RequestDeadline, startDeadline } from './request-deadline.js';
+import { type RequestDeadline, startDeadline } from '../signals/request-deadline.js';
 
-export type { CallPlan } from '../upstreams/call-plan.js';
+export type { CallPlan } from '../routing/call-plan.js';
 import { type AbortSource, abortSourceOf, AbortTrigger, LightSignalHolder } from '../signals/abort-source.js';
 import { assertClientPresent } from '../signals/client-left.js';
 

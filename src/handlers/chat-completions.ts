@@ -15,7 +15,7 @@ import { createMessagesToChatStream } from '../translate/messages-to-chat-stream
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../routing/routes.js';
 import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
-import { requestTimeoutOf } from './request-deadline.js';
+import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
 import { createUsageHidingTransform, needsStreamUsage, withStreamUsage } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';

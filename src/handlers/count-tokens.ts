@@ -10,7 +10,7 @@ import type { CountTokensRequest } from '../schemas/index.js';
 import type { GatewayResponse, JsonResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
 import { type CallPlan, clientAbort, sendPlans } from './call-upstream.js';
-import { requestTimeoutOf } from './request-deadline.js';
+import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { relayJsonBytes } from './relay-response.js';
 
 /** Upstream statuses meaning "this upstream has no count_tokens endpoint". */

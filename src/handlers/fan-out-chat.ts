@@ -19,7 +19,7 @@ import { createMessagesToChatStream } from '../translate/messages-to-chat-stream
 import type { GatewayResponse, JsonResponse, SseResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
 import { type SentCall, sendPlans, upstreamSignal } from './call-upstream.js';
-import { requestTimeoutOf } from './request-deadline.js';
+import { requestTimeoutOf } from '../signals/request-deadline.js';
 import type { ChatPlan } from './chat-completions.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 

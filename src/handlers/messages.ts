@@ -14,7 +14,7 @@ import { messagesToChatRequest } from '../translate/messages-to-chat-request.js'
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../routing/routes.js';
 import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
-import { requestTimeoutOf } from './request-deadline.js';
+import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 
 interface MessagesPlan extends CallPlan {

@@ -14,7 +14,7 @@ import type { JsonResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
 import { type CallPlan, clientAbort, sendPlans } from './call-upstream.js';
 import { readSuccessJson } from './relay-response.js';
-import { requestTimeoutOf } from './request-deadline.js';
+import { requestTimeoutOf } from '../signals/request-deadline.js';
 
 /** Upstream statuses meaning "this upstream has no count_tokens endpoint". */
 const NO_ENDPOINT = new Set([404, 405, 501]);

@@ -25,7 +25,7 @@ import type { RouteTarget } from '../routing/routes.js';
 import { sendPlans, upstreamSignal } from './call-upstream.js';
 import { type ChatPlan, planChatCall } from './chat-completions.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
-import { requestTimeoutOf } from './request-deadline.js';
+import { requestTimeoutOf } from '../signals/request-deadline.js';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 

@@ -9,10 +9,10 @@
 import { performance } from 'node:perf_hooks';
 import type { GatewayError } from '../errors.js';
 import type { TokenUsage } from '../usage.js';
-import type { CallPlan } from '../upstreams/call-plan.js';
+import type { CallPlan } from '../routing/call-plan.js';
 import type { RouteTarget } from '../routing/routes.js';
 import type { RoutingDecision } from '../routing/order-targets.js';
-import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
+import type { AttemptRecord } from '../routing/send-with-fallback.js';
 import type { SkippedTarget } from '../routing/target-gate.js';
 import {
   addRequestParameters,

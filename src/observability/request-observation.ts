@@ -11,7 +11,7 @@ import type { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayResponse } from '../types.js';
 import type { TokenUsage } from '../usage.js';
-import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
+import type { AttemptRecord } from '../routing/send-with-fallback.js';
 import { CallObservation, errorTypeOf } from './call-observation.js';
 import type { Attributes } from './genai-attributes.js';
 import type { ModelLabel } from './model-label.js';

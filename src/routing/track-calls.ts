@@ -7,8 +7,8 @@
  *
  * @internal
  */
-import type { RequestDeadline } from '../handlers/request-deadline.js';
-import type { AttemptRecord } from '../upstreams/send-with-fallback.js';
+import type { RequestDeadline } from '../signals/request-deadline.js';
+import type { AttemptRecord } from './send-with-fallback.js';
 import type { RouteTarget } from './routes.js';
 import type { TargetStats } from './target-stats.js';
 

@@ -5,7 +5,7 @@ import { HealthTracker } from '../../../src/routing/health.js';
 import type { RouteTarget } from '../../../src/routing/routes.js';
 import { createTargetGate, type SkippedTarget, type WhenAllCooling } from '../../../src/routing/target-gate.js';
 import { messagesUpstream } from '../../../src/upstreams/messages-upstream.js';
-import { sendWithFallback } from '../../../src/upstreams/send-with-fallback.js';
+import { sendWithFallback } from '../../../src/routing/send-with-fallback.js';
 import type { Upstream, UpstreamCall } from '../../../src/upstreams/upstream.js';
 import { type StubReply, type StubUpstream, startStubUpstream } from '../../helpers/stub-upstream.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../src/errors.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutOf, startDeadline } from '../../../src/handlers/request-deadline.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutOf, startDeadline } from '../../../src/signals/request-deadline.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

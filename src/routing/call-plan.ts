@@ -2,8 +2,8 @@
  * What the gateway sends to one target of a route: the plan the handlers
  * build and observability describes.
  */
-import type { RouteTarget } from '../routing/routes.js';
-import type { UpstreamOperation } from './upstream.js';
+import type { RouteTarget } from './routes.js';
+import type { UpstreamOperation } from '../upstreams/upstream.js';
 
 /** What to send to one target. */
 export interface CallPlan {

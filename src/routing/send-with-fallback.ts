@@ -8,15 +8,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
-import { discardBody } from './read-body.js';
-import { retryAfterMs } from './retry-after.js';
+import { discardBody } from '../upstreams/read-body.js';
+import { retryAfterMs } from '../upstreams/retry-after.js';
 import type { AbortSource } from '../signals/abort-source.js';
 import { clientLeftError } from '../signals/client-left.js';
-import type { RouteTarget } from '../routing/routes.js';
-import { errorHealth, responseHealth } from '../routing/attempt-health.js';
-import type { Cooling, HealthTicket } from '../routing/health.js';
-import type { TargetGate } from '../routing/target-gate.js';
-import type { UpstreamCall, UpstreamResponse } from './upstream.js';
+import type { RouteTarget } from './routes.js';
+import { errorHealth, responseHealth } from './attempt-health.js';
+import type { Cooling, HealthTicket } from './health.js';
+import type { TargetGate } from './target-gate.js';
+import type { UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
 
 /** Options of {@link sendWithFallback}. */
 export interface SendWithFallbackOptions {

@@ -7,7 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
-import { type AbortSource, AbortTrigger, signalOf } from '../signals/abort-source.js';
+import { type AbortSource, AbortTrigger, signalOf } from './abort-source.js';
 
 /**
  * Default of `GatewayOptions.requestTimeoutMs`: 300000 ms, the default

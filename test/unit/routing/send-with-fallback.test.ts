@@ -4,7 +4,7 @@ import { messagesUpstream } from '../../../src/upstreams/messages-upstream.js';
 import { readBody } from '../../../src/upstreams/read-body.js';
 import { retryAfterMs } from '../../../src/upstreams/retry-after.js';
 import type { RouteTarget } from '../../../src/routing/routes.js';
-import { type SendWithFallbackOptions, sendWithFallback } from '../../../src/upstreams/send-with-fallback.js';
+import { type SendWithFallbackOptions, sendWithFallback } from '../../../src/routing/send-with-fallback.js';
 import type { Upstream, UpstreamCall } from '../../../src/upstreams/upstream.js';
 import { type StubReply, type StubUpstream, startStubUpstream } from '../../helpers/stub-upstream.js';
 
