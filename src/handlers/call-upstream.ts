@@ -126,6 +126,7 @@ export async function sendPlans<P extends CallPlan>(
               format: ctx.format,
               ...(route.route.whenAllCooling !== undefined ? { whenAllCooling: route.route.whenAllCooling } : {}),
               ...(observation ? { onSkip: observation.skipped } : {}),
+              callerDirected: (target) => steersTarget(headersOf(target.upstream), target.upstream.callerHeaderPrefixes),
             }),
           }
         : {}),
@@ -172,6 +173,13 @@ function callerHeaders(ctx: GatewayContext): (upstream: Upstream) => Record<stri
     if (headers === undefined) others.set(upstream, (headers = pick(upstream)));
     return headers;
   };
+}
+
+/** Whether the caller's forwarded headers include one of the upstream's own control headers (the simulator's fault controls). */
+function steersTarget(headers: Readonly<Record<string, string>>, prefixes: readonly string[] | undefined): boolean {
+  if (!prefixes || prefixes.length === 0) return false;
+  for (const name of Object.keys(headers)) if (prefixes.some((prefix) => name.startsWith(prefix))) return true;
+  return false;
 }
 
 /** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */

@@ -48,7 +48,15 @@ export interface TargetGateOptions {
   whenAllCooling?: WhenAllCooling;
   /** Told of every target skipped because it cools. */
   onSkip?: (skipped: SkippedTarget) => void;
+  /**
+   * True for a target the caller itself steers for this request (the simulator's
+   * `x-simulator-*` fault controls): what such an attempt says is the caller's
+   * doing, not the target's health, so it is not recorded.
+   */
+  callerDirected?: (target: RouteTarget) => boolean;
 }
+
+const NEUTRAL: AttemptHealth = { kind: 'neutral' };
 
 function keyOf(target: RouteTarget): string {
   return targetKey(target.upstream.name, target.model);
@@ -92,7 +100,7 @@ export function createTargetGate(options: TargetGateOptions): TargetGate {
       return admitted;
     },
     settle(ticket, target, outcome) {
-      tracker.settle(ticket, outcome, target.upstream.name, target.model);
+      tracker.settle(ticket, options.callerDirected?.(target) === true ? NEUTRAL : outcome, target.upstream.name, target.model);
     },
     cooling(target) {
       const cooling = forced ? undefined : tracker.cooling(keyOf(target));

@@ -146,3 +146,23 @@ describe('cooldowns', () => {
     expect(answer.content[0]).toMatchObject({ type: 'text', text: 'all good' });
   });
 });
+
+describe('faults the caller asks the embedded simulator for', () => {
+  it('do not cool the simulator: a request without the header is answered right after', async () => {
+    const simulated = await startApp('node', { auth: AUTH, routing: { cooldown: { failures: 2, baseMs: 60_000 } } });
+    try {
+      const openai = openAIClient(simulated.url);
+      const ask = (headers: Record<string, string>) =>
+        openai.chat.completions.create({ model: 'vendora-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }] }, { headers, maxRetries: 0 });
+      for (let i = 0; i < 4; i++) {
+        const error = await failure(() => ask({ 'x-simulator-fault': 'status=529' }));
+        expect(error).toBeInstanceOf(OpenAIAPIError);
+        expect((error as OpenAIAPIError).status).toBe(529);
+      }
+      const answer = await ask({});
+      expect(answer.choices[0]?.message.content).toBeTruthy();
+    } finally {
+      await simulated.close();
+    }
+  });
+});
