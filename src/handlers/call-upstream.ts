@@ -19,6 +19,7 @@ import { CallTracker } from '../routing/track-calls.js';
 import type { CallPlan } from '../routing/call-plan.js';
 import { type AttemptRecord, sendWithFallback } from '../routing/send-with-fallback.js';
 import { createTargetGate } from '../routing/target-gate.js';
+import { overloadedError, SHUT_DOWN_WAITING } from '../routing/overloaded.js';
 import type { Upstream, UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from '../signals/request-deadline.js';
 
@@ -109,6 +110,8 @@ export async function sendPlans<P extends CallPlan>(
       }
     : (tracker ? (record: AttemptRecord): void => tracker.attempted(record) : observation?.attempted);
   const deadline = startDeadline(parentSignal, timeoutMs);
+  // A shutdown past its grace period ends a non-streamed call still waiting for its answer (streams are interrupted by the relay).
+  if (ctx.slot && plans[0]?.stream !== true) ctx.slot.whileWaiting(() => deadline.cancel(overloadedError(ctx.format, SHUT_DOWN_WAITING, 1)));
   const signal = deadline.source;
   let result;
   try {

@@ -20,6 +20,8 @@ export class CallSlot {
   private holds = 1;
   private settled = false;
   private streams: Set<StoppableStream> | undefined;
+  /** Non-streamed upstream calls still waiting for their answer: cancelled by `interrupt`. */
+  private waits: Set<() => void> | undefined;
 
   constructor(private readonly free: (slot: CallSlot) => void) {}
 
@@ -36,16 +38,25 @@ export class CallSlot {
     };
   }
 
+  /** Cancels `cancel` with the call when `interrupt` runs before the handler settles (a non-streamed answer still awaited). */
+  whileWaiting(cancel: () => void): void {
+    if (!this.settled) (this.waits ??= new Set()).add(cancel);
+  }
+
   /** The handler is done (answered or failed); streams it opened still hold the place. Idempotent. */
   settle(): void {
     if (this.settled) return;
     this.settled = true;
+    this.waits = undefined;
     this.drop();
   }
 
-  /** Ends every open stream of the call with `error`. */
+  /** Ends every open stream of the call with `error`, and cancels the non-streamed upstream calls it still awaits. */
   interrupt(error: GatewayError): void {
     for (const stream of [...(this.streams ?? [])]) stream.interrupt(error);
+    const waits = this.waits;
+    this.waits = undefined;
+    for (const cancel of waits ?? []) cancel();
   }
 
   /** Ends every open stream of the call at once. */

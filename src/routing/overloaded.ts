@@ -27,6 +27,9 @@ export function overloadedError(format: WireFormat, message: string, retryAfterS
 export const SHUTTING_DOWN = 'This server is shutting down and takes no new model calls; retry (another instance will answer).';
 
 /** The error event that ends a stream still open at the end of a shutdown's grace period. */
+/** The answer of a non-streamed call still waiting for its upstream when a shutdown's grace period ends. */
+export const SHUT_DOWN_WAITING = 'This server shut down before the upstream answered; retry the request.';
+
 export function shutdownStreamError(): GatewayError {
   return new GatewayError('OVERLOADED', 'This server shut down before the stream ended; retry the request.', {
     chatCode: 'overloaded',

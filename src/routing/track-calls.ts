@@ -97,4 +97,9 @@ class TrackedDeadline implements RequestDeadline {
     this.inner.abandon();
     this.finish();
   }
+
+  cancel(reason: unknown): void {
+    this.inner.cancel(reason);
+    this.finish();
+  }
 }

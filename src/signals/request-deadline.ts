@@ -42,6 +42,8 @@ export interface RequestDeadline {
    * before the parent does: Koa stops the body before the response closes.
    */
   abandon(): void;
+  /** Aborts the call now with `reason` (a shutdown whose grace period ended). Without a clock, the call runs on to its end. */
+  cancel(reason: unknown): void;
 }
 
 function expire(deadline: Deadline, ms: number): void {
@@ -95,6 +97,11 @@ class Deadline extends AbortTrigger implements RequestDeadline {
     parent?.removeEventListener('abort', this.onParentAbort);
   }
 
+  cancel(reason: unknown): void {
+    this.release();
+    this.abort(reason);
+  }
+
   abandon(): void {
     this.release();
     this.abort();
@@ -127,6 +134,9 @@ class NoDeadline implements RequestDeadline {
 
   /** The source is the client's own, which aborts when the response closes. */
   abandon(): void {}
+
+  /** The source is the client's own: nothing of the gateway's can abort it. */
+  cancel(): void {}
 }
 
 /** The gateway's `requestTimeoutMs`, with its default. */

@@ -9,7 +9,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import type { UsageRecord } from 'modelgate';
+import { openAICompatible, type UsageRecord } from 'modelgate';
+import { startCommandStub } from '../helpers/command-stub.js';
 import { anthropicClient, AUTH, openAIClient } from '../helpers/e2e-fixtures.js';
 import { FIRST_WORDS, heldUpstream } from '../helpers/held-upstream.js';
 import { type Mount, startApp } from '../helpers/start-app.js';
@@ -112,6 +113,39 @@ describe.each(['express5', 'fastify5', 'hono'] as Mount[])('shutdown on %s', (mo
       expect(await reading).toEqual({ text: `${FIRST_WORDS} world.` });
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe.each(['express5', 'hono'] as Mount[])('shutdown with a non-streamed call still waiting on %s', (mount) => {
+  it('ends the call at the grace deadline (503 in its format, its upstream request aborted) instead of waiting for the upstream', async () => {
+    const stub = await startCommandStub();
+    stub.delayMs = 60_000;
+    const app = await startApp(mount, {
+      auth: AUTH,
+      routes: [{ match: '*', upstream: openAICompatible({ baseURL: `${stub.url}/v1`, apiKey: 'sk-up', name: 'slow' }), retries: 0 }],
+    });
+    try {
+      const pending = openAIClient(app.url)
+        .chat.completions.create({ model: MODEL, messages: ASK })
+        .then(() => undefined, (error: unknown) => error);
+      for (let waited = 0; stub.requests.length < 1; waited += 10) {
+        if (waited > 10_000) throw new Error('the call never reached the upstream');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const startedAt = Date.now();
+      await app.gateway.shutdown({ graceMs: 300 });
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+      const error = await pending;
+      expect(error).toBeInstanceOf(OpenAI.APIError);
+      expect((error as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+      expect((error as InstanceType<typeof OpenAI.APIError>).code).toBe('overloaded');
+      // The upstream request was aborted: its connection closed before the stub answered.
+      await stub.closed(0);
+      expect(stub.requests[0]!.completed).toBe(false);
+    } finally {
+      await app.close();
+      await stub.close();
     }
   });
 });
