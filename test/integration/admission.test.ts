@@ -76,6 +76,39 @@ describe.each(['express5', 'koa3'] as Mount[])('admission control on %s', (mount
     expect(upstream.calls).toHaveLength(2);
   });
 
+  it('under a burst of ten times its capacity: every extra call is refused with no upstream call, the admitted streams complete, the count returns to zero', async () => {
+    const CAPACITY = 6;
+    const { url } = await start({ maxInFlight: CAPACITY, queueMs: 200, maxQueued: 2 });
+    const chat = openAIClient(url);
+    const admitted = await Promise.all(Array.from({ length: CAPACITY }, () => openStream(chat)));
+    expect(upstream.calls).toHaveLength(CAPACITY);
+
+    const burst = await Promise.all(
+      Array.from({ length: CAPACITY * 10 }, (_, index) =>
+        fetch(`${url}/v1/${index % 2 === 0 ? 'chat/completions' : 'messages'}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+          body: JSON.stringify({ model: MODEL, max_tokens: 16, messages: ASK }),
+        }).then(async (response) => ({ status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text() })),
+      ),
+    );
+    // Two waited in the bounded queue and timed out; every other call was refused at once. None reached the upstream.
+    for (const [index, answer] of burst.entries()) {
+      expect(answer.status).toBe(index % 2 === 0 ? 503 : 529);
+      expect(answer.retryAfter).toMatch(/^\d+$/);
+      expect(answer.body).toContain(index % 2 === 0 ? '"overloaded"' : '"overloaded_error"');
+    }
+    expect(upstream.calls).toHaveLength(CAPACITY);
+
+    // The calls admitted before the burst are untouched by it: each stream completes.
+    for (let i = 0; i < CAPACITY; i++) upstream.complete(i);
+    for (const stream of admitted) await drain(stream.chunks);
+    expect(app!.gateway.load()).toEqual({ inFlight: 0, queued: 0 });
+    const after = await openStream(chat);
+    upstream.complete(CAPACITY);
+    await drain(after.chunks);
+  });
+
   it('queues a call for up to queueMs and admits it when the open stream ends', async () => {
     const { url } = await start({ maxInFlight: 1, queueMs: 10_000 });
     const chat = openAIClient(url);
