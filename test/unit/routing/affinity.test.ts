@@ -4,7 +4,7 @@ import { orderTargets } from '../../../src/routing/order-targets.js';
 import { createRouter, type ResolvedRoute, type Route, type RouteTarget } from '../../../src/routing/routes.js';
 import type { RouterOptions } from '../../../src/routing/balancer.js';
 import type { Upstream } from '../../../src/upstreams/upstream.js';
-import { seededRandom } from './seeded-random.js';
+import { createRandom as seededRandom } from '../../helpers/split-randomly.js';
 
 const fake = (name: string): Upstream => ({ name, format: 'messages', send: () => Promise.reject(new Error('not used')) });
 const [a, b, c] = [fake('a'), fake('b'), fake('c')];

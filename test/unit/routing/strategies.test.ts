@@ -3,7 +3,7 @@ import { createRouter, type ResolvedRoute, type Route } from '../../../src/routi
 import { orderTargets } from '../../../src/routing/order-targets.js';
 import type { RouterOptions } from '../../../src/routing/balancer.js';
 import type { Upstream } from '../../../src/upstreams/upstream.js';
-import { seededRandom } from './seeded-random.js';
+import { createRandom as seededRandom } from '../../helpers/split-randomly.js';
 
 const fake = (name: string): Upstream => ({ name, format: 'chat', send: () => Promise.reject(new Error('not used')) });
 const a = fake('a');
