@@ -4,22 +4,16 @@
  * @internal
  */
 import type { z } from 'zod';
-import type { IoRedisLike, NodeRedisLike } from '../redis/script-runner.js';
 import type { CooldownOptions } from '../routing/health.js';
 import type { HealthStore } from '../routing/health-store.js';
 import type { RedisHealthStoreOptions } from '../routing/redis-health-store.js';
 import type { RoutingOptions } from '../routing/routing-options.js';
 import { type Assert, fn, got, int, isObject, optionsObject, type SameOptions, MAX_TIMER_MS, shaped } from './option-schemas.js';
-
-const clientSchema = shaped<IoRedisLike | NodeRedisLike>(
-  (value) => isObject(value) && (typeof value.evalsha === 'function' || typeof value.evalSha === 'function'),
-  (value) =>
-    `must be a connected Redis client: ioredis \`new Redis(url)\` or node-redis \`await createClient({ url }).connect()\` (got ${got(value)})`,
-);
+import { redisClientSchema } from './redis-client-schema.js';
 
 const redisShape = optionsObject(
   {
-    client: clientSchema,
+    client: redisClientSchema,
     prefix: shaped<string>(
       (value) => typeof value === 'string',
       (value) => `must be a string (got ${got(value)})`,

@@ -6,9 +6,9 @@
  */
 import type { z } from 'zod';
 import type { MemoryResponseStoreOptions } from '../responses/memory-response-store.js';
-import type { IoRedisLike, NodeRedisLike } from '../redis/script-runner.js';
 import type { RedisResponseStoreOptions } from '../responses/redis-response-store.js';
-import { type Assert, fn, got, int, isObject, optionsObject, type SameOptions, shaped } from './option-schemas.js';
+import { type Assert, fn, got, int, optionsObject, type SameOptions, shaped } from './option-schemas.js';
+import { redisClientSchema } from './redis-client-schema.js';
 
 const ttlMs = int(1, Number.MAX_SAFE_INTEGER, 'ms a stored response lives after it is written');
 
@@ -26,15 +26,9 @@ const memoryShape = optionsObject(
 /** `memoryResponseStore(options)`. */
 export const memoryResponseStoreOptionsSchema = memoryShape.optional();
 
-const clientSchema = shaped<IoRedisLike | NodeRedisLike>(
-  (value) => isObject(value) && (typeof value.evalsha === 'function' || typeof value.evalSha === 'function'),
-  (value) =>
-    `must be a connected Redis client: ioredis \`new Redis(url)\` or node-redis \`await createClient({ url }).connect()\` (got ${got(value)})`,
-);
-
 const redisShape = optionsObject(
   {
-    client: clientSchema,
+    client: redisClientSchema,
     ttlMs: ttlMs.optional(),
     prefix: shaped<string>(
       (value) => typeof value === 'string' && !value.includes('{') && !value.includes('}'),

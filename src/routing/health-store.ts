@@ -4,19 +4,10 @@
  * only carries the cooldowns one instance started to the others, so a
  * target that goes down on one is skipped by all.
  */
-import type { CoolingCause } from './health.js';
+import type { AdoptedCooldown } from './health.js';
 
 /** A cooldown one instance started, as the others take it over. */
-export interface SharedCooldown {
-  /** The target's identity (`targetKey(upstream, model)`). */
-  key: string;
-  upstream: string;
-  model: string;
-  /** Ms it still lasts. */
-  remainingMs: number;
-  /** Cooldowns in a row on that target (the doubling exponent), so the next one grows everywhere. */
-  level: number;
-  cause: CoolingCause;
+export interface SharedCooldown extends AdoptedCooldown {
   /** The instance that started it (it ignores its own). */
   source: string;
 }

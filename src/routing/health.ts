@@ -73,10 +73,13 @@ export interface HealthChange {
 
 /** A cooldown to take over from another instance. */
 export interface AdoptedCooldown {
+  /** The target's identity (`targetKey(upstream, model)`). */
   key: string;
   upstream: string;
   model: string;
+  /** Ms it still lasts. */
   remainingMs: number;
+  /** Cooldowns in a row on that target (the doubling exponent), so the next one grows everywhere. */
   level: number;
   cause: CoolingCause;
 }
