@@ -8,7 +8,7 @@
 import type * as Api from '@opentelemetry/api';
 import type { GatewayRequest } from '../types.js';
 import type { Attributes } from './genai-attributes.js';
-import { loadOptional } from './load-optional.js';
+import { loadOptional } from '../optional-peer.js';
 import type { OpenTelemetryOptions } from './options.js';
 import type { CounterLike, HistogramLike, ObservableGaugeLike, SpanLike } from './otel-shapes.js';
 

@@ -8,7 +8,7 @@
  * @internal
  */
 import type * as PromClient from 'prom-client';
-import { loadOptional } from './load-optional.js';
+import { loadOptional } from '../optional-peer.js';
 import type { PrometheusOptions } from './options.js';
 import type { PrometheusCounterLike, PrometheusGaugeLike, PrometheusHistogramLike } from './prometheus-shapes.js';
 import { type CollectedGaugeLike, collectStates } from './health-metrics.js';

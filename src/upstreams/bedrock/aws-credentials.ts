@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import { createRequire } from 'node:module';
+import { isInstalled } from '../../optional-peer.js';
 import { GatewayError } from '../../errors.js';
 
 /** A set of AWS credentials (the shape of the AWS SDK's `AwsCredentialIdentity`). */
@@ -29,17 +29,9 @@ export const CREDENTIAL_PROVIDERS_PACKAGE = '@aws-sdk/credential-providers';
 /** Credentials are fetched again when fewer than this many ms remain (as the AWS SDK does). */
 export const CREDENTIAL_REFRESH_MARGIN_MS = 5 * 60_000;
 
-// Resolves from the package itself (tsup shims `import.meta.url` in the CJS build).
-const localRequire = (): NodeJS.Require => createRequire(import.meta.url);
-
 /** True when the optional peer for the AWS chain is installed. */
 export function hasCredentialChain(): boolean {
-  try {
-    localRequire().resolve(CREDENTIAL_PROVIDERS_PACKAGE);
-    return true;
-  } catch {
-    return false;
-  }
+  return isInstalled(CREDENTIAL_PROVIDERS_PACKAGE);
 }
 
 interface CredentialProvidersModule {

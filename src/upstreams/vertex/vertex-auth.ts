@@ -7,7 +7,7 @@
  *
  * @internal
  */
-import { createRequire } from 'node:module';
+import { isInstalled } from '../../optional-peer.js';
 import { GatewayError } from '../../errors.js';
 
 /** A token with the time it stops working; fetched again shortly before then. */
@@ -38,17 +38,9 @@ export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platf
 /** A token is fetched again when fewer than this many ms remain (as google-auth-library does). */
 export const TOKEN_REFRESH_MARGIN_MS = 5 * 60_000;
 
-// Resolves from the package itself (tsup shims `import.meta.url` in the CJS build).
-const localRequire = (): NodeJS.Require => createRequire(import.meta.url);
-
 /** True when the optional peer for Application Default Credentials is installed. */
 export function hasGoogleAuth(): boolean {
-  try {
-    localRequire().resolve(GOOGLE_AUTH_PACKAGE);
-    return true;
-  } catch {
-    return false;
-  }
+  return isInstalled(GOOGLE_AUTH_PACKAGE);
 }
 
 interface GoogleAuthModule {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createGateway } from 'modelgate';
-import { loadOptional } from '../../../src/observability/load-optional.js';
+import { loadOptional } from '../../../src/optional-peer.js';
 import type { GatewayResponse } from '../../../src/types.js';
 
 const request = (url: string) => ({ method: 'GET', url, headers: { authorization: 'Bearer sk-off-1234567890' }, signal: new AbortController().signal });

@@ -1,7 +1,8 @@
 /**
- * Loads an optional peer dependency synchronously (`createGateway` is
- * synchronous), only when an option asks for it, so apps that do not use
- * it never need it installed.
+ * Optional peer dependencies (Prometheus, the AWS credential chain, Google's
+ * auth library): whether one is installed, and loading one synchronously
+ * (`createGateway` is synchronous), only when an option asks for it, so apps
+ * that do not use it never need it installed.
  *
  * @internal
  */
@@ -16,5 +17,15 @@ export function loadOptional<T>(name: string, option: string): T {
     return localRequire()(name) as T;
   } catch (cause) {
     throw new TypeError(`createGateway: the \`${option}\` option needs the "${name}" package; install it (npm install ${name}).`, { cause });
+  }
+}
+
+/** True when the optional peer `name` can be resolved from the package. */
+export function isInstalled(name: string): boolean {
+  try {
+    localRequire().resolve(name);
+    return true;
+  } catch {
+    return false;
   }
 }
