@@ -33,3 +33,17 @@ export function errorHealth(error: GatewayError, aborted: boolean): AttemptHealt
   if (!aborted && error.code === 'UPSTREAM_UNAVAILABLE') return { kind: 'failure' };
   return { kind: 'neutral' };
 }
+
+/**
+ * What a stream says about its target once it ended: relayed to its end, a
+ * success; cut, silent past its idle time-out, or an in-band server error
+ * (5xx, 529, a 429), a failure; an in-band client error (4xx) or a client
+ * that left, nothing.
+ */
+export function streamHealth(status: 'completed' | 'failed' | 'aborted', error: GatewayError | undefined): AttemptHealth {
+  if (status === 'completed') return { kind: 'success' };
+  if (status === 'aborted' || error === undefined) return { kind: 'neutral' };
+  if (error.code === 'UPSTREAM_TIMEOUT' || error.code === 'UPSTREAM_UNAVAILABLE') return { kind: 'failure' };
+  if (error.code === 'UPSTREAM_ERROR' && (error.status >= 500 || error.status === 429)) return { kind: 'failure' };
+  return { kind: 'neutral' };
+}

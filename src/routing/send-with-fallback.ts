@@ -14,7 +14,9 @@ import type { AbortSource } from '../signals/abort-source.js';
 import { clientLeftError } from '../signals/client-left.js';
 import type { RouteTarget } from './routes.js';
 import { errorHealth, responseHealth } from './attempt-health.js';
-import type { Cooling, HealthTicket } from './health.js';
+
+const NEUTRAL: AttemptHealth = { kind: 'neutral' };
+import type { AttemptHealth, Cooling, HealthTicket } from './health.js';
 import type { TargetGate } from './target-gate.js';
 import type { UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
 
@@ -177,11 +179,16 @@ export async function sendWithFallback(
       const started = performance.now();
       let wait: number | undefined;
       try {
-        const response = await target.upstream.send(makeCall(target, { targetIndex, retry }));
+        const call = makeCall(target, { targetIndex, retry });
+        const response = await target.upstream.send(call);
         const retryable = isRetryableStatus(response.status);
         // Only a retryable answer's headers are read here (a custom upstream's 2xx may come without any).
         const hint = retryable ? retryAfterMs(response.headers) : undefined;
-        if (ticket) gate!.settle(ticket, target, responseHealth(response.status, hint, response.headers?.['x-should-retry'] !== 'false'));
+        if (ticket) {
+          const health = responseHealth(response.status, hint, response.headers?.['x-should-retry'] !== 'false');
+          // A stream's head is not yet its success: the relay records how the stream ends (a probe's head still ends its cooldown).
+          gate!.settle(ticket, target, call.stream && health.kind === 'success' && !ticket.probe ? NEUTRAL : health);
+        }
         record(target, started, { status: response.status, retryable });
         if (!retryable) return { response, target, attempts };
         last = { response, target };

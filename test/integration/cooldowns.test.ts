@@ -166,3 +166,37 @@ describe('faults the caller asks the embedded simulator for', () => {
     }
   });
 });
+
+describe('streams an upstream breaks off', () => {
+  it('count against the target: after two streams cut mid-way, the next stream goes to the fallback', async () => {
+    const chat = (name: string, stub: CommandStub) => openAICompatible({ baseURL: `${stub.url}/v1`, apiKey: 'sk-up', name });
+    const streaming = await startApp('node', {
+      auth: AUTH,
+      routing: { cooldown: { failures: 2, baseMs: 60_000 } },
+      routes: [{ match: 'stream-model', upstream: chat('primary', primary), fallbacks: [chat('backup', backup)], retries: 0 }],
+    });
+    try {
+      const openai = openAIClient(streaming.url);
+      const readStream = async (): Promise<string> => {
+        let text = '';
+        const stream = await openai.chat.completions.create({ model: 'stream-model', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+        for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+        return text;
+      };
+      primary.fault = 'cut-mid-stream';
+      const primaryBefore = primary.requests.length;
+      const backupBefore = backup.requests.length;
+      for (let i = 0; i < 2; i++) {
+        const error = await failure(readStream);
+        expect(error).toBeInstanceOf(Error);
+        expect((error as Error).message).toMatch(/closed the connection in the middle/);
+      }
+      expect(primary.requests.length - primaryBefore).toBe(2);
+      expect(await readStream()).toBe('all good');
+      expect(primary.requests.length - primaryBefore).toBe(2);
+      expect(backup.requests.length - backupBefore).toBe(1);
+    } finally {
+      await streaming.close();
+    }
+  });
+});

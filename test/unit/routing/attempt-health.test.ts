@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { errorHealth, responseHealth } from '../../../src/routing/attempt-health.js';
+import { errorHealth, responseHealth, streamHealth } from '../../../src/routing/attempt-health.js';
 
 describe('responseHealth', () => {
   it.each([200, 201, 400, 401, 404, 413])('%i shows a working target', (status) => {
@@ -28,5 +28,23 @@ describe('errorHealth', () => {
     expect(errorHealth(new GatewayError('UPSTREAM_TIMEOUT', 'deadline'), true)).toEqual({ kind: 'failure' });
     expect(errorHealth(new GatewayError('UPSTREAM_UNAVAILABLE', 'cancelled'), true)).toEqual({ kind: 'neutral' });
     expect(errorHealth(new GatewayError('INTERNAL', 'bug'), false)).toEqual({ kind: 'neutral' });
+  });
+});
+
+describe('streamHealth', () => {
+  it('a stream relayed to its end shows a working target; one whose client left says nothing', () => {
+    expect(streamHealth('completed', undefined)).toEqual({ kind: 'success' });
+    expect(streamHealth('aborted', undefined)).toEqual({ kind: 'neutral' });
+  });
+  it('a stream cut, silent past its idle time-out, or ended by an in-band server error is a failure', () => {
+    expect(streamHealth('failed', new GatewayError('UPSTREAM_ERROR', 'ended before it was complete'))).toEqual({ kind: 'failure' });
+    expect(streamHealth('failed', new GatewayError('UPSTREAM_UNAVAILABLE', 'connection closed'))).toEqual({ kind: 'failure' });
+    expect(streamHealth('failed', new GatewayError('UPSTREAM_TIMEOUT', 'idle'))).toEqual({ kind: 'failure' });
+    expect(streamHealth('failed', new GatewayError('UPSTREAM_ERROR', 'Overloaded', { status: 529, messagesType: 'overloaded_error' }))).toEqual({ kind: 'failure' });
+    expect(streamHealth('failed', new GatewayError('UPSTREAM_ERROR', 'slow down', { status: 429, messagesType: 'rate_limit_error' }))).toEqual({ kind: 'failure' });
+  });
+  it("an in-band client error or the gateway's own interruption says nothing", () => {
+    expect(streamHealth('failed', new GatewayError('UPSTREAM_ERROR', 'bad request', { status: 400, messagesType: 'invalid_request_error' }))).toEqual({ kind: 'neutral' });
+    expect(streamHealth('failed', new GatewayError('OVERLOADED', 'shut down'))).toEqual({ kind: 'neutral' });
   });
 });
