@@ -46,7 +46,8 @@ async function startExample(app: 'express' | 'hono', env: Record<string, string>
   let text = '';
   child.stdout?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const deadline = Date.now() + 20_000;
+  // tsx compiles the example on the fly: on a loaded machine that alone can take tens of seconds.
+  const deadline = Date.now() + 60_000;
   while (!/curl -sS \S+\/v1\/responses .*\n/.test(text)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`example did not start:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -99,7 +100,7 @@ describe('examples/express/server.ts with MODELGATE_MESSAGES_UPSTREAM=bedrock an
       AZURE_OPENAI_ENDPOINT: azure.endpoint,
       AZURE_OPENAI_API_KEY: AZURE_KEY,
     });
-  }, 40_000);
+  }, 90_000);
   afterAll(async () => {
     await stop(example);
     await bedrock?.close();
@@ -172,7 +173,7 @@ describe('examples/hono/server.ts with MODELGATE_MESSAGES_UPSTREAM=vertex', () =
       ANTHROPIC_VERTEX_BASE_URL: vertex.baseURL,
       MODELGATE_MODEL_MAP: JSON.stringify({ 'vendora-sonnet-4-5': 'claude-sonnet-4-5@20250929' }),
     });
-  }, 40_000);
+  }, 90_000);
   afterAll(async () => {
     await stop(example);
     await vertex?.close();
@@ -220,5 +221,5 @@ describe('examples with a cloud variable mistake', () => {
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toEqual(['Not starting: MODELGATE_MESSAGES_UPSTREAM=bedrock needs AWS_REGION (e.g. us-east-1): the region of the Bedrock runtime.']);
     expectNoSecret(stderr);
-  }, 30_000);
+  }, 90_000);
 });

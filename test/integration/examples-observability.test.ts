@@ -69,9 +69,10 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
     });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    await eventually(() => expect(output).toMatch(/listening on http:\/\/\S+/), 20_000);
+    // tsx compiles the example on the fly: on a loaded machine that alone can take tens of seconds.
+    await eventually(() => expect(output).toMatch(/listening on http:\/\/\S+/), 60_000);
     url = /listening on (http:\/\/\S+)/.exec(output)![1]!;
-  }, 30_000);
+  }, 90_000);
 
   afterAll(async () => {
     if (child && child.exitCode === null) {

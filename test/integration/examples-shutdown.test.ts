@@ -44,7 +44,7 @@ describe.each(['express', 'fastify'] as const)('examples/%s/server.ts on SIGTERM
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     try {
-      for (const deadline = Date.now() + 20_000; !/listening on (http:\/\/\S+)/.test(output); ) {
+      for (const deadline = Date.now() + 60_000; !/listening on (http:\/\/\S+)/.test(output); ) {
         if (child.exitCode !== null || Date.now() > deadline) throw new Error(`example did not start:\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -80,5 +80,5 @@ describe.each(['express', 'fastify'] as const)('examples/%s/server.ts on SIGTERM
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
-  }, 40_000);
+  }, 90_000);
 });

@@ -48,7 +48,8 @@ async function startExample(app: 'express' | 'koa' | 'fastify' | 'hono', env: Re
   child.stderr?.on('data', (chunk: Buffer) => {
     text += chunk.toString('utf8');
   });
-  const deadline = Date.now() + 15_000;
+  // tsx compiles the example on the fly: on a loaded machine that alone can take tens of seconds.
+  const deadline = Date.now() + 60_000;
   while (!/curl -sS \S+\/v1\/responses .*\n/.test(text)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`example did not start:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -90,7 +91,7 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
 
   beforeAll(async () => {
     example = await startExample(app);
-  }, 30_000);
+  }, 90_000);
   afterAll(async () => {
     if (example) await stop(example);
   });
@@ -157,7 +158,7 @@ describe('examples/koa/server.ts with MODELGATE_ADAPT_THINKING=1', () => {
 
   beforeAll(async () => {
     example = await startExample('koa', { MODELGATE_ADAPT_THINKING: '1' });
-  }, 30_000);
+  }, 90_000);
   afterAll(async () => {
     if (example) await stop(example);
   });
@@ -193,7 +194,7 @@ describe('examples with UPSTREAM_OPENAI_BASE_URL set and no UPSTREAM_ANTHROPIC_*
       UPSTREAM_OPENAI_API_KEY: 'sk-upstream-secret',
       MODELGATE_API_KEYS: 'sk-mine-1, sk-mine-2',
     });
-  }, 30_000);
+  }, 90_000);
   afterAll(async () => {
     if (example) await stop(example);
     upstream.close();
@@ -280,7 +281,7 @@ describe('examples/express/server.ts restarted with its banner\'s client lines e
       ANTHROPIC_BASE_URL: url,
       ANTHROPIC_API_KEY: 'sk-mine-1',
     });
-  }, 30_000);
+  }, 90_000);
   afterAll(async () => {
     if (example) await stop(example);
   });
