@@ -7,6 +7,7 @@
 import { GatewayError } from '../errors.js';
 import type { WireFormat } from '../types.js';
 import type { Cooling } from './health.js';
+import { overloadedError } from './overloaded.js';
 
 /**
  * Rate limits (each target's upstream answered 429 with a retry hint) give
@@ -27,8 +28,5 @@ export function allCoolingError(coolings: readonly Cooling[], format: WireFormat
       headers,
     });
   }
-  const message = `${targets} cooling down after repeated failures; retry after ${seconds} s.`;
-  return format === 'messages'
-    ? new GatewayError('UPSTREAM_COOLING', message, { status: 529, messagesType: 'overloaded_error', headers })
-    : new GatewayError('UPSTREAM_COOLING', message, { chatCode: 'upstream_cooling', chatType: 'server_error', headers });
+  return overloadedError(format, `${targets} cooling down after repeated failures; retry after ${seconds} s.`, seconds, 'UPSTREAM_COOLING');
 }

@@ -12,11 +12,20 @@ import type { WireFormat } from '../types.js';
 /** Status of an `overloaded` refusal per caller interface. */
 export const OVERLOADED_STATUS: Readonly<Record<WireFormat, number>> = { chat: 503, messages: 529 };
 
-/** A refusal because the instance is full (or queued too long). */
-export function overloadedError(format: WireFormat, message: string, retryAfterSeconds: number): GatewayError {
-  return new GatewayError('OVERLOADED', message, {
+/**
+ * A refusal because the instance is full (or queued too long), or, with
+ * `code` `UPSTREAM_COOLING`, because every target of the route is cooling:
+ * 503 (chat code `overloaded` / `upstream_cooling`) or 529 `overloaded_error`.
+ */
+export function overloadedError(
+  format: WireFormat,
+  message: string,
+  retryAfterSeconds: number,
+  code: 'OVERLOADED' | 'UPSTREAM_COOLING' = 'OVERLOADED',
+): GatewayError {
+  return new GatewayError(code, message, {
     status: OVERLOADED_STATUS[format],
-    chatCode: 'overloaded',
+    chatCode: code === 'OVERLOADED' ? 'overloaded' : 'upstream_cooling',
     chatType: 'server_error',
     messagesType: 'overloaded_error',
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
