@@ -3,6 +3,7 @@
  */
 import type { AdmissionOptions } from './routing/admission-options.js';
 import type { AuthOptions } from './auth/verify-key.js';
+import type { RequestBoundsOptions } from './bounds/request-bounds-options.js';
 import type { GatewayError } from './errors.js';
 import type { LimitsOptions } from './limits/limit-options.js';
 import type { FileStore } from './files/file-store.js';
@@ -145,4 +146,12 @@ export interface GatewayOptions extends ObservabilityOptions {
    * `overloaded_error` (messages) with `retry-after`. Default: no limit.
    */
   admission?: AdmissionOptions;
+  /**
+   * What one request may hold (model id length, counts of messages, content
+   * parts and tools, string lengths, nesting depth, stored items a
+   * Responses request resolves), checked before any other work on the body.
+   * Past a bound the caller gets a 400 in its format naming the field and
+   * the bound. Defaults in `DEFAULT_REQUEST_BOUNDS`.
+   */
+  requestBounds?: RequestBoundsOptions;
 }

@@ -7,6 +7,7 @@
  * @internal
  */
 import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
+import { type RequestBounds, resolveRequestBounds } from './bounds/request-bounds-options.js';
 import type { FileStore } from './files/file-store.js';
 import { upstreamFileStore } from './files/upstream-file-store.js';
 import type { GatewayOptions } from './gateway-options.js';
@@ -36,6 +37,8 @@ export interface GatewayRuntime {
   readonly maxBodyBytes: number;
   readonly heartbeatMs: number;
   readonly maxChoices: number;
+  /** What one request may hold (`requestBounds` over the defaults). */
+  readonly bounds: RequestBounds;
   /** The limits step, when `limits` is set. */
   readonly limiter: Limiter | undefined;
   router(): Router | Promise<Router>;
@@ -128,6 +131,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     maxChoices: options.maxChoices ?? 8,
+    bounds: resolveRequestBounds(options.requestBounds),
     limiter,
     router: () => router ?? loadSimulator().then((parts) => parts.router),
     files: () => {

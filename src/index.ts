@@ -10,6 +10,8 @@ export { createGateway } from './gateway.js';
 export type { Gateway } from './gateway.js';
 export type { GatewayOptions } from './gateway-options.js';
 export type { AdmissionOptions } from './routing/admission-options.js';
+export type { RequestBounds, RequestBoundsOptions } from './bounds/request-bounds-options.js';
+export { DEFAULT_REQUEST_BOUNDS } from './bounds/request-bounds-options.js';
 export type { ShutdownOptions } from './lifecycle/shutdown.js';
 export type { GatewayContext } from './gateway-context.js';
 export * from './types.js';

@@ -16,6 +16,7 @@ import type { ResponsesOptions } from '../responses/responses-options.js';
 import type { ReasoningBudgets } from '../models/thinking-budgets.js';
 import { MIN_THINKING_BUDGET } from '../models/thinking-budgets.js';
 import { admissionSchema } from './admission-schema.js';
+import { requestBoundsSchema } from './request-bounds-schema.js';
 import { authSchema } from './auth-schema.js';
 import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
@@ -141,6 +142,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
   logger: loggerSchema.optional(),
   routing: routingSchema.optional(),
   admission: admissionSchema.optional(),
+  requestBounds: requestBoundsSchema.optional(),
 };
 
 /** What the options of `createGateway` must be, for the message about a value that is no object. */

@@ -1,0 +1,54 @@
+/**
+ * The `requestBounds` option: what one request may hold, checked at the
+ * edge (before schema work, translation or any upstream call) so that a
+ * caller's worst input costs little to refuse.
+ */
+
+export interface RequestBoundsOptions {
+  /** Longest `model` id, in characters. Default 256. */
+  maxModelLength?: number;
+  /** Most entries in `messages` (chat, messages) or `input` (Responses). Default 10000. */
+  maxMessages?: number;
+  /** Most content parts (blocks) in one request, all messages together. Default 50000. */
+  maxContentParts?: number;
+  /** Most tool definitions in one request. Default 1000. */
+  maxTools?: number;
+  /** Longest tool or function name, in characters. Default 256. */
+  maxNameLength?: number;
+  /**
+   * Longest text string (a message's text, `system`, `instructions`, a
+   * tool's arguments or result), in characters. Default 10485760 (10 MiB,
+   * the limit OpenAI applies to a message's content).
+   */
+  maxTextLength?: number;
+  /** Deepest nesting of objects and arrays in a body (tool schemas included). Default 128. */
+  maxDepth?: number;
+  /** Most `item_reference` items (and reasoning items sent by id alone) in one Responses request. Default 1000. */
+  maxItemReferences?: number;
+  /**
+   * Largest Responses `input` once stored items are resolved (references and
+   * `previous_response_id`), in bytes of JSON. Default 33554432 (32 MiB, the
+   * default body limit).
+   */
+  maxResolvedInputBytes?: number;
+}
+
+/** Every bound, with its default applied. */
+export type RequestBounds = Readonly<Required<RequestBoundsOptions>>;
+
+export const DEFAULT_REQUEST_BOUNDS: RequestBounds = Object.freeze({
+  maxModelLength: 256,
+  maxMessages: 10_000,
+  maxContentParts: 50_000,
+  maxTools: 1_000,
+  maxNameLength: 256,
+  maxTextLength: 10_485_760,
+  maxDepth: 128,
+  maxItemReferences: 1_000,
+  maxResolvedInputBytes: 32 * 1024 * 1024,
+});
+
+/** The bounds a gateway applies: its option over the defaults. */
+export function resolveRequestBounds(options: RequestBoundsOptions | undefined): RequestBounds {
+  return Object.freeze({ ...DEFAULT_REQUEST_BOUNDS, ...options });
+}
