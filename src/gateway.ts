@@ -8,6 +8,8 @@
  * responses in the caller's interface format.
  */
 import { assertModelAllowed, authenticateKeyNow } from './auth/authenticate.js';
+import { findRequestBoundViolation } from './bounds/check-request-bounds.js';
+import { requestBoundsError } from './bounds/request-bounds-error.js';
 import { GatewayError, toGatewayError } from './errors.js';
 import { createGatewayContext, type GatewayContext } from './gateway-context.js';
 import type { GatewayOptions } from './gateway-options.js';
@@ -293,6 +295,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Once validated, the body stays as the later steps left it (a dropped parameter stays dropped).
       if (!isModelEndpoint(endpoint.name) || ctx.body) return;
       const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
+      // Before any schema work: a body past its bounds is refused at the cost of one walk.
+      const outOfBounds = findRequestBoundViolation(endpoint.name, raw, runtime.bounds);
+      if (outOfBounds) throw requestBoundsError(outOfBounds);
       // The temperature rule answers before the schema's range and type checks.
       const checked = applyTemperatureRuleFirst(ctx, raw, runtime.catalog, runtime.options.dropUnsupportedParams === true);
       ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], checked) as Record<string, unknown>;

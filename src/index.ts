@@ -36,6 +36,10 @@ export type { RuleInput, RuleName, RuleViolation, EnforceOptions } from './model
 
 // Validators (zod) of both interfaces.
 export * from './schemas/index.js';
+// The request bounds, checked before the validators (what one body may hold).
+export { checkRequestBounds, type BoundedInterface } from './bounds/check-request-bounds.js';
+export { describeBoundViolation, requestBoundsError } from './bounds/request-bounds-error.js';
+export type { CheckedBound, RequestBoundViolation } from './bounds/walk-bounded-body.js';
 
 // Authentication.
 export { readCredentials, readBearerToken } from './auth/read-credentials.js';

@@ -48,7 +48,9 @@ export const DEFAULT_REQUEST_BOUNDS: RequestBounds = Object.freeze({
   maxResolvedInputBytes: 32 * 1024 * 1024,
 });
 
-/** The bounds a gateway applies: its option over the defaults. */
+/** The bounds a gateway applies: its option over the defaults (a field set to `undefined` keeps its default, never turns the bound off). */
 export function resolveRequestBounds(options: RequestBoundsOptions | undefined): RequestBounds {
-  return Object.freeze({ ...DEFAULT_REQUEST_BOUNDS, ...options });
+  const bounds: Record<string, number> = { ...DEFAULT_REQUEST_BOUNDS };
+  for (const [name, value] of Object.entries(options ?? {})) if (value !== undefined) bounds[name] = value;
+  return Object.freeze(bounds) as RequestBounds;
 }

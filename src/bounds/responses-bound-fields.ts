@@ -1,0 +1,35 @@
+/**
+ * The bounded fields of a Responses body, `/v1/responses` and
+ * `/v1/responses/input_tokens` alike (`schemas/responses-request.ts`,
+ * `schemas/responses-items.ts`).
+ *
+ * @internal
+ */
+import { type FieldRule, MODEL_RULE, NAME_RULE, objectRule, TEXT_RULE, textOrParts } from './field-rules.js';
+
+/** An input, output or summary part: its `text` (or `refusal`); image and file data are bounded by the body limit only. */
+const part = objectRule({ text: TEXT_RULE, refusal: TEXT_RULE });
+
+/**
+ * An input item. The fields do not collide across item types, so one rule
+ * serves them all: a message's `content`, a function call's `name` and
+ * `arguments`, a custom tool call's `input`, a call output's `output`, a
+ * reasoning item's `summary` and `content`.
+ */
+const item = objectRule({
+  content: textOrParts(part),
+  name: NAME_RULE,
+  arguments: TEXT_RULE,
+  input: TEXT_RULE,
+  output: textOrParts(part),
+  summary: { parts: true, items: part },
+});
+
+export const RESPONSES_BOUND_FIELDS: FieldRule = objectRule({
+  model: MODEL_RULE,
+  // A string is one user message's text.
+  input: { string: 'maxTextLength', count: 'maxMessages', items: item },
+  instructions: TEXT_RULE,
+  tools: { count: 'maxTools', items: objectRule({ name: NAME_RULE }) },
+  tool_choice: objectRule({ name: NAME_RULE }),
+});
