@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { type FieldRule, MODEL_RULE, NAME_RULE, objectRule, TEXT_RULE, textOrParts } from './field-rules.js';
+import { type FieldRule, MODEL_RULE, NAME_RULE, objectRule, recursiveObjectRule, TEXT_RULE, textOrParts } from './field-rules.js';
 
 /** An input, output or summary part: its `text` (or `refusal`); image and file data are bounded by the body limit only. */
 const part = objectRule({ text: TEXT_RULE, refusal: TEXT_RULE });
@@ -25,11 +25,14 @@ const item = objectRule({
   summary: { parts: true, items: part },
 });
 
+/** A tool; a `namespace` tool (Codex's `multi_agent_v1`) holds tools of its own, each list bounded alike. */
+const tool = recursiveObjectRule((self) => ({ name: NAME_RULE, tools: { count: 'maxTools', items: self } }));
+
 export const RESPONSES_BOUND_FIELDS: FieldRule = objectRule({
   model: MODEL_RULE,
   // A string is one user message's text.
   input: { string: 'maxTextLength', count: 'maxMessages', items: item },
   instructions: TEXT_RULE,
-  tools: { count: 'maxTools', items: objectRule({ name: NAME_RULE }) },
+  tools: { count: 'maxTools', items: tool },
   tool_choice: objectRule({ name: NAME_RULE }),
 });
