@@ -34,6 +34,8 @@ export interface RequestBoundViolation {
 }
 
 interface Frame {
+  /** This container's key in its parent's (undefined for the root). */
+  readonly key: string | number | undefined;
   readonly container: Record<string, unknown> | readonly unknown[];
   /** An object's own keys; undefined for an array. */
   readonly keys: string[] | undefined;
@@ -46,59 +48,64 @@ interface Frame {
 /** The first violation in `body` read with `rule`, or undefined. Linear in the body; stops at the first violation. */
 export function walkBoundedBody(body: unknown, rule: FieldRule, bounds: RequestBounds): RequestBoundViolation | undefined {
   const stack: Frame[] = [];
-  // path[i] is the key, in the container of frame i, of the value being read.
-  const path: (string | number)[] = [];
   let parts = 0;
 
-  const violation = (bound: CheckedBound, found: number): RequestBoundViolation => ({
-    path: path.slice(),
-    bound,
-    limit: bounds[bound],
-    found,
-  });
+  /** The violation of the value under `key` in the top frame (or of the root when `key` is undefined). */
+  const violation = (key: string | number | undefined, bound: CheckedBound, found: number): RequestBoundViolation => {
+    // The path is built only here: the walk itself keeps no path.
+    const path: (string | number)[] = [];
+    for (let level = 1; level < stack.length; level++) path.push(stack[level]!.key!);
+    if (key !== undefined) path.push(key);
+    return { path, bound, limit: bounds[bound], found };
+  };
 
-  /** Checks the value at `path`; opens a frame for an object or array. */
-  const enter = (value: unknown, valueRule: FieldRule | undefined): RequestBoundViolation | undefined => {
+  /** Checks the value under `key` in the top frame; opens a frame for an object or array. */
+  const enter = (value: unknown, key: string | number | undefined, valueRule: FieldRule | undefined): RequestBoundViolation | undefined => {
     if (typeof value === 'string') {
       const bound = valueRule?.string;
-      return bound !== undefined && value.length > bounds[bound] ? violation(bound, value.length) : undefined;
+      return bound !== undefined && value.length > bounds[bound] ? violation(key, bound, value.length) : undefined;
     }
     if (typeof value !== 'object' || value === null) return undefined;
     // This value would open level `stack.length + 1`.
-    if (stack.length >= bounds.maxDepth) return violation('maxDepth', stack.length + 1);
+    if (stack.length >= bounds.maxDepth) return violation(key, 'maxDepth', stack.length + 1);
     if (Array.isArray(value)) {
       const count = valueRule?.count;
-      if (count !== undefined && value.length > bounds[count]) return violation(count, value.length);
+      if (count !== undefined && value.length > bounds[count]) return violation(key, count, value.length);
       if (valueRule?.parts) {
         parts += value.length;
-        if (parts > bounds.maxContentParts) return violation('maxContentParts', parts);
+        if (parts > bounds.maxContentParts) return violation(key, 'maxContentParts', parts);
       }
-      stack.push({ container: value, keys: undefined, fields: undefined, items: valueRule?.items, next: 0 });
+      stack.push({ key, container: value, keys: undefined, fields: undefined, items: valueRule?.items, next: 0 });
       return undefined;
     }
     const object = value as Record<string, unknown>;
-    stack.push({ container: object, keys: Object.keys(object), fields: valueRule?.fields, items: undefined, next: 0 });
+    stack.push({ key, container: object, keys: Object.keys(object), fields: valueRule?.fields, items: undefined, next: 0 });
     return undefined;
   };
 
-  const found = enter(body, rule);
+  const found = enter(body, undefined, rule);
   if (found) return found;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1]!;
     const { keys } = frame;
-    const size = keys === undefined ? (frame.container as readonly unknown[]).length : keys.length;
-    if (frame.next >= size) {
-      stack.pop();
-      continue;
+    let found: RequestBoundViolation | undefined;
+    if (keys === undefined) {
+      const array = frame.container as readonly unknown[];
+      if (frame.next >= array.length) {
+        stack.pop();
+        continue;
+      }
+      const index = frame.next++;
+      found = enter(array[index], index, frame.items);
+    } else {
+      if (frame.next >= keys.length) {
+        stack.pop();
+        continue;
+      }
+      const key = keys[frame.next++]!;
+      found = enter((frame.container as Record<string, unknown>)[key], key, frame.fields?.get(key));
     }
-    const index = frame.next++;
-    const key = keys === undefined ? index : keys[index]!;
-    path.length = stack.length;
-    path[stack.length - 1] = key;
-    const child = keys === undefined ? (frame.container as readonly unknown[])[index] : (frame.container as Record<string, unknown>)[key];
-    const childRule = keys === undefined ? frame.items : frame.fields?.get(key as string);
-    const childFound = enter(child, childRule);
-    if (childFound) return childFound;
+    if (found) return found;
   }
   return undefined;
 }
