@@ -8,8 +8,6 @@
  * overflow; every value is visited at most once, and an array's length is
  * checked before any of its entries, so a million-entry `messages` is
  * refused without reading them.
- *
- * @internal
  */
 import type { CountBound, FieldRule, StringBound } from './field-rules.js';
 import type { RequestBounds } from './request-bounds-options.js';
@@ -39,13 +37,14 @@ interface Frame {
   readonly container: Record<string, unknown> | readonly unknown[];
   /** An object's own keys; undefined for an array. */
   readonly keys: string[] | undefined;
-  /** An object's field rules, or the rule of every entry of an array. */
+  /** An object's field rules. */
   readonly fields: ReadonlyMap<string, FieldRule> | undefined;
+  /** An array's rule of every entry. */
   readonly items: FieldRule | undefined;
   next: number;
 }
 
-/** The first violation in `body` read with `rule`, or undefined. Linear in the body; stops at the first violation. */
+/** The first violation in `body` read with `rule`, or undefined. Linear in the body; stops at the first violation. @internal */
 export function walkBoundedBody(body: unknown, rule: FieldRule, bounds: RequestBounds): RequestBoundViolation | undefined {
   const stack: Frame[] = [];
   let parts = 0;
