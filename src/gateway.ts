@@ -22,6 +22,7 @@ import { handleFiles } from './handlers/files-endpoint.js';
 import { handleMessages } from './handlers/messages.js';
 import { handleResponses } from './handlers/responses.js';
 import { handleResponsesInputTokens } from './handlers/responses-input-tokens.js';
+import { requestPivot } from './handlers/responses-pivot.js';
 import { deleteResponse, listInputItems, retrieveResponse } from './handlers/responses-resources.js';
 import { isOpenAIModelCall } from './match-endpoint.js';
 import { responsesRequestSchema } from './schemas/responses-request.js';
@@ -162,9 +163,13 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
   }
 }
 
-/** What the limits step reads of a model call (the request itself holds the client's signal, read only for a stream). */
-function limitRequestOf(ctx: GatewayContext): LimitRequest {
-  return { endpoint: ctx.endpoint?.name, principal: ctx.principal, body: ctx.body, route: ctx.route, format: ctx.format, client: ctx.request };
+/**
+ * What the limits step reads of a model call (the request itself holds the client's signal, read only for a stream).
+ * A Responses call's prompt includes its stored items: token and budget rules resolve them before the reservation.
+ */
+function limitRequestOf(ctx: GatewayContext, runtime: GatewayRuntime): LimitRequest {
+  const prompt = ctx.endpoint?.name === 'responses.create' ? () => requestPivot(ctx, runtime).then((pivot) => pivot.request) : undefined;
+  return { endpoint: ctx.endpoint?.name, principal: ctx.principal, body: ctx.body, route: ctx.route, format: ctx.format, client: ctx.request, prompt };
 }
 
 /** The limits' side of an admitted call: its headers for the response, and the hooks the call reports usage and progress to. */
@@ -235,7 +240,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const client = abortSourceOf(ctx.request);
       if (client.aborted) throw clientLeftError();
       call = runtime.limiter
-        ? runtime.limiter.run(limitRequestOf(ctx), (admission) => {
+        ? runtime.limiter.run(limitRequestOf(ctx, runtime), (admission) => {
             // The limits store may be remote (a round trip to Redis): checked again once it admitted the call.
             if (client.aborted) return Promise.reject(clientLeftError());
             if (admission) applyAdmission(ctx, admission);

@@ -6,7 +6,6 @@
  */
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
-import { chatPivotOf } from '../responses/chat-pivot.js';
 import type { ChatCompletionRequest, MessagesRequest } from '../schemas/index.js';
 import type { ResponsesRequest } from '../schemas/responses-request.js';
 import { chatToMessagesRequest } from '../translate/chat-to-messages-request.js';
@@ -15,6 +14,7 @@ import { discardBody } from '../upstreams/read-body.js';
 import { type CallPlan, clientAbort, sendPlans } from './call-upstream.js';
 import { readSuccessJson } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
+import { requestPivot } from './responses-pivot.js';
 
 /** Upstream statuses meaning "this upstream has no count_tokens endpoint". */
 const NO_ENDPOINT = new Set([404, 405, 501]);
@@ -37,7 +37,7 @@ function countBody(request: MessagesRequest, model: string): Record<string, unkn
 
 export async function handleResponsesInputTokens(ctx: GatewayContext, runtime: GatewayRuntime): Promise<JsonResponse> {
   const body = ctx.body as ResponsesRequest;
-  const { request } = await chatPivotOf(body, ctx.principal!.id, runtime.responses);
+  const { request } = await requestPivot(ctx, runtime);
   const tokens = await import('../tokens/count-tokens.js');
   const targets = ctx.route?.targets.filter((target) => target.upstream.format === 'messages') ?? [];
   if (targets.length === 0) return answer(tokens.countChatRequestTokens(request as ChatCompletionRequest), true);

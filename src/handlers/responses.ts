@@ -8,7 +8,6 @@
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { holdUntilStored } from '../responses/hold-until-stored.js';
-import { chatPivotOf } from '../responses/chat-pivot.js';
 import { newResponseId } from '../responses/response-ids.js';
 import { inResponsesTerms } from '../responses/responses-param-names.js';
 import type { ChatCompletion, ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
@@ -26,6 +25,7 @@ import { sendPlans, upstreamSignal } from './call-upstream.js';
 import { type ChatPlan, planChatCall } from './chat-completions.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
+import { requestPivot } from './responses-pivot.js';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
@@ -72,7 +72,8 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   const principal = ctx.principal;
   if (!route || !principal) throw new TypeError('handleResponses needs ctx.route and ctx.principal');
   const { seal } = runtime.responses;
-  const pivot = await chatPivotOf(body, principal.id, runtime.responses);
+  // Made already when a token or budget limit counted it.
+  const pivot = await requestPivot(ctx, runtime);
   const { items } = pivot;
   for (const name of pivot.dropped) if (!ctx.dropped.includes(name)) ctx.dropped.push(name);
   for (const warning of pivot.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);

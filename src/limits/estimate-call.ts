@@ -75,15 +75,27 @@ function promptTokens(tokens: Counters, endpoint: string, body: Body): number {
   }
 }
 
+/** What {@link estimateCall} sizes. */
+export interface EstimateInput {
+  endpoint: string;
+  /** The validated body: its output caps, `n`, and its prompt unless `prompt` is given. */
+  body: Body;
+  route: FanOutRoute | undefined;
+  /**
+   * The prompt as the call sends it, as a chat-completions request, when the
+   * body does not hold all of it (a Responses request with stored items
+   * resolved): counted instead of the body's own input.
+   */
+  prompt?: Body | undefined;
+  /** Output tokens reserved when the body sets no cap (the `expectedOutputTokens` option). */
+  expectedOutputTokens: number;
+}
+
 /** The estimate of one request. */
-export function estimateCall(
-  tokens: Counters,
-  endpoint: string,
-  body: Body,
-  route: FanOutRoute | undefined,
-  expectedOutputTokens: number,
-): CallEstimate {
-  const { choices, calls } = callsOf(endpoint, body, route);
-  const outputTokens = positive(body.max_completion_tokens) ?? positive(body.max_tokens) ?? positive(body.max_output_tokens) ?? expectedOutputTokens;
-  return { inputTokens: promptTokens(tokens, endpoint, body), outputTokens, choices, calls };
+export function estimateCall(tokens: Counters, input: EstimateInput): CallEstimate {
+  const { endpoint, body, prompt } = input;
+  const { choices, calls } = callsOf(endpoint, body, input.route);
+  const outputTokens = positive(body.max_completion_tokens) ?? positive(body.max_tokens) ?? positive(body.max_output_tokens) ?? input.expectedOutputTokens;
+  const inputTokens = prompt ? promptTokens(tokens, 'chat.completions', prompt) : promptTokens(tokens, endpoint, body);
+  return { inputTokens, outputTokens, choices, calls };
 }

@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import type { ChatCompletionRequest } from '../schemas/chat-request.js';
 import type { ClientAbortPolicy } from '../sse/relay-stream.js';
 import type { Principal, WireFormat } from '../types.js';
 import type { TokenUsage } from '../usage.js';
@@ -19,13 +20,25 @@ export interface LimitRoute extends FanOutRoute {
 
 /** One model call, as the limits see it. */
 export interface LimitRequest {
-  /** The endpoint's name (`chat.completions`, `messages`, `responses.create`; others are not limited). */
+  /**
+   * The endpoint's name: the model calls (`chat.completions`, `messages`,
+   * `responses.create`) and the token counts (`messages.count_tokens`,
+   * `responses.input_tokens`, charged to request-rate rules only); others
+   * are not limited.
+   */
   readonly endpoint: string | undefined;
   /** The authenticated caller: its id names the counters, its own `limits` replace the gateway's rules. */
   readonly principal: Principal | undefined;
   /** The validated body: `model`, `stream`, `n`, the output caps and, for token and budget rules, the prompt. */
   readonly body: Readonly<Record<string, unknown>> | undefined;
   readonly route: LimitRoute | undefined;
+  /**
+   * The prompt as the call will send it, as a chat-completions request, when
+   * the body alone does not hold it: a Responses request's stored history
+   * and item references. Read (once) only by token and budget rules, before
+   * the reservation; the body's own input is counted otherwise.
+   */
+  readonly prompt?: (() => Promise<ChatCompletionRequest>) | undefined;
   /** The caller's interface: the limit headers are in its convention. */
   readonly format: WireFormat;
   /**

@@ -31,8 +31,9 @@ export type LimitedCall<T> = (admission: LimitAdmission | undefined) => Promise<
 
 export interface Limiter {
   /**
-   * Runs `call` under the caller's limits (model-call endpoints only; others,
-   * and requests no rule applies to, run as they are, with no admission).
+   * Runs `call` under the caller's limits (model calls and token counts;
+   * other endpoints, and requests no rule applies to, run as they are, with
+   * no admission).
    * A refusal rejects with the 429 (its limit headers on the error) before
    * `call` runs; an admitted request is settled when its usage is in, or
    * when `call` rejects.
@@ -42,7 +43,16 @@ export interface Limiter {
   close(): void;
 }
 
-const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages', 'responses.create']);
+/** The model calls and the token counts: the endpoints the limits step runs for. */
+const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages', 'responses.create', 'messages.count_tokens', 'responses.input_tokens']);
+/**
+ * The token counts are charged to request-rate rules only: each counts as
+ * one request, as a model call does. They reserve no tokens and no spend
+ * (they generate nothing, and vendors do not bill counting) and hold no
+ * concurrency lease (they are short and never stream; admission control's
+ * `maxInFlight` counts them as it counts model calls).
+ */
+const COUNTING_ENDPOINTS = new Set(['messages.count_tokens', 'responses.input_tokens']);
 /** After a client leaves, the relay reports its usage at once; this only catches a response never started. */
 const ABORT_SETTLE_MS = 2000;
 /** Shortest renewal period (leases under 75 ms cannot be kept alive; no one sets those). */
@@ -79,23 +89,40 @@ interface Applicable {
 
 interface RuleSet {
   all: CompiledRule[];
-  /** The rules that apply to `model` (remembered for the first 1000 model ids). */
+  /** The rules that apply to a call of `model` (remembered for the first 1000 model ids). */
   forModel(model: string): Applicable;
+  /** What applies to a token count for `model`: the request-rate part of those rules (remembered alike). */
+  forCount(model: string): Applicable;
+}
+
+/** The rule's request-rate limit alone, counting on the same counter (its own key cache: the keys of its other limits differ). */
+function requestsOnly(rule: CompiledRule): CompiledRule {
+  const { requests, models, eachModel } = rule.rule;
+  return { ...rule, rule: { id: rule.id, requests, models, eachModel }, keys: new Map(), concurrentMeter: undefined };
+}
+
+/** Remembers `make(model)` for the first 1000 model ids. */
+function byModel(make: (model: string) => Applicable): (model: string) => Applicable {
+  const known = new Map<string, Applicable>();
+  return (model) => {
+    let applicable = known.get(model);
+    if (applicable) return applicable;
+    applicable = make(model);
+    if (known.size < 1000) known.set(model, applicable);
+    return applicable;
+  };
 }
 
 function ruleSet(rules: readonly LimitRule[]): RuleSet {
   const all = compileRules(rules);
-  const byModel = new Map<string, Applicable>();
+  const counted = all.filter((rule) => rule.rule.requests !== undefined).map(requestsOnly);
   return {
     all,
-    forModel(model) {
-      let applicable = byModel.get(model);
-      if (applicable) return applicable;
+    forModel: byModel((model) => {
       const matching = all.filter((rule) => rule.matches(model));
-      applicable = { rules: matching, sized: needsEstimate(matching) };
-      if (byModel.size < 1000) byModel.set(model, applicable);
-      return applicable;
-    },
+      return { rules: matching, sized: needsEstimate(matching) };
+    }),
+    forCount: byModel((model) => ({ rules: counted.filter((rule) => rule.matches(model)), sized: false })),
   };
 }
 
@@ -157,9 +184,9 @@ export function createLimiter(options: LimitsOptions): Limiter {
     endpoint: string,
     body: Readonly<Record<string, unknown>>,
   ): Promise<T> => {
-    if (estimate === undefined && body.stream !== true) {
+    if (estimate === undefined && (body.stream !== true || COUNTING_ENDPOINTS.has(endpoint))) {
       // No token or budget rule (nothing to correct) and no stream (nothing left to relay once the
-      // answer is in): the request ends with its call, and no usage needs to be read for the limits.
+      // answer is in; a count never streams): the request ends with its call, and no usage needs to be read for the limits.
       const settlement = createSettlement(guarded, store, plan, result, undefined, 1, undefined, track(plan));
       return invoke(call, { headers, recordUsage: undefined, touch: undefined }).then(
         (response) => {
@@ -222,7 +249,10 @@ export function createLimiter(options: LimitsOptions): Limiter {
     let estimate: CallEstimate | undefined;
     let plan = planned;
     if (plan === undefined) {
-      estimate = estimateCall(loadedTokenCounters() ?? (await loadTokenCounters()), endpoint, body, request.route, expectedOutputTokens);
+      // A Responses request's stored items count too: resolved here, before the reservation (the handler reuses them).
+      const prompt = request.prompt ? await request.prompt() : undefined;
+      const tokens = loadedTokenCounters() ?? (await loadTokenCounters());
+      estimate = estimateCall(tokens, { endpoint, body, route: request.route, prompt, expectedOutputTokens });
       input.estimate = estimate;
       plan = planLimits(input);
     }
@@ -236,7 +266,8 @@ export function createLimiter(options: LimitsOptions): Limiter {
       const { endpoint, principal, body } = request;
       if (!endpoint || !LIMITED_ENDPOINTS.has(endpoint) || !principal || !body) return invoke(call, undefined);
       const model = String(body.model);
-      const { rules, sized } = rulesOf(principal.limits).forModel(model);
+      const own = rulesOf(principal.limits);
+      const { rules, sized } = COUNTING_ENDPOINTS.has(endpoint) ? own.forCount(model) : own.forModel(model);
       if (rules.length === 0) return invoke(call, undefined);
       const input: PlanInput = { principalId: principal.id, model, rules, estimate: NO_ESTIMATE, prices: options.prices, leaseMs };
       if (sized) return runLater(request, call, input, endpoint, body);

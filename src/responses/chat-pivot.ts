@@ -8,7 +8,7 @@
  */
 import type { ResponseInputItem, ResponsesRequest } from '../schemas/responses.js';
 import { responsesToChatRequest, type ResponsesToChat } from '../translate/responses-to-chat-request.js';
-import { resolveInput } from './resolve-input.js';
+import { type ResolveOptions, resolveInput } from './resolve-input.js';
 import type { ResponseItem } from './response-store.js';
 import type { ResponsesRuntime } from './responses-runtime.js';
 
@@ -17,9 +17,17 @@ export interface ChatPivot extends ResponsesToChat {
   items: ResponseItem[];
 }
 
-export async function chatPivotOf(body: ResponsesRequest, owner: string, responses: ResponsesRuntime): Promise<ChatPivot> {
-  const { store, seal, builtInTools } = responses;
-  const items = await resolveInput(body, { owner, store });
+export interface ChatPivotOptions {
+  /** The caller (`Principal.id`): only its stored responses are read. */
+  owner: string;
+  responses: ResponsesRuntime;
+  /** How many stored items the input may refer to and how large it may grow by them (`requestBounds`). */
+  bounds: ResolveOptions['bounds'];
+}
+
+export async function chatPivotOf(body: ResponsesRequest, options: ChatPivotOptions): Promise<ChatPivot> {
+  const { store, seal, builtInTools } = options.responses;
+  const items = await resolveInput(body, { owner: options.owner, store, bounds: options.bounds });
   // The resolved items are the schema's items plus ids (stored ones were validated when they were made).
   const pivot = responsesToChatRequest(body, items as unknown as ResponseInputItem[], {
     restoreReasoning: (item) => (typeof item.encrypted_content === 'string' ? seal.open(item.encrypted_content)?.blocks : undefined),

@@ -124,6 +124,19 @@ export function memoryResponseStore(options: MemoryResponseStoreOptions = {}): R
     return entry;
   };
 
+  /** The stored item (not a copy) in the newest live response holding it. */
+  const findItem = (owner: string, itemId: string, now: number): ResponseItem | undefined => {
+    const holders = itemIndex.get(keyOf(owner, itemId));
+    if (holders === undefined) return undefined;
+    // Newest first; `use` may drop expired holders from the set, hence the copy.
+    const keys = [...holders];
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const item = use(keys[i]!, now)?.items.get(itemId);
+      if (item) return item;
+    }
+    return undefined;
+  };
+
   const sweep = (now: number): void => {
     let dropped = 0;
     for (const [key, entry] of byAge) {
@@ -170,16 +183,20 @@ export function memoryResponseStore(options: MemoryResponseStoreOptions = {}): R
     },
 
     getItem(owner, itemId) {
-      const holders = itemIndex.get(keyOf(owner, itemId));
-      if (holders === undefined) return Promise.resolve(undefined);
+      const item = findItem(owner, itemId, clock());
+      return Promise.resolve(item && structuredClone(item));
+    },
+
+    getItems(owner, itemIds) {
       const now = clock();
-      // Newest first; `use` may drop expired holders from the set, hence the copy.
-      const keys = [...holders];
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const item = use(keys[i]!, now)?.items.get(itemId);
-        if (item) return Promise.resolve(structuredClone(item));
+      const found = new Map<string, ResponseItem>();
+      // One copy per distinct id, however often the caller names it.
+      for (const itemId of itemIds) {
+        if (found.has(itemId)) continue;
+        const item = findItem(owner, itemId, now);
+        if (item) found.set(itemId, structuredClone(item));
       }
-      return Promise.resolve(undefined);
+      return Promise.resolve(found);
     },
 
     delete(owner, id) {

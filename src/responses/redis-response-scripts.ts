@@ -52,3 +52,22 @@ export const DELETE_SCRIPT = `return redis.call('DEL', KEYS[1])`;
 export const HOLDERS_SCRIPT = `${CLOCK}
 return redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', '(' .. string.format('%.0f', now))
 `;
+
+/** For each item index in KEYS, the ids of the unexpired responses holding it, stored last first: one list per key. */
+export const HOLDERS_OF_EACH_SCRIPT = `${CLOCK}
+local since = '(' .. string.format('%.0f', now)
+local lists = {}
+for i = 1, #KEYS do
+  lists[i] = redis.call('ZREVRANGEBYSCORE', KEYS[i], '+inf', since)
+end
+return lists
+`;
+
+/** The JSON of each record in KEYS, nil where there is none: one reply for every record a batch of item lookups needs. */
+export const GET_EACH_SCRIPT = `
+local records = {}
+for i = 1, #KEYS do
+  records[i] = redis.call('GET', KEYS[i])
+end
+return records
+`;

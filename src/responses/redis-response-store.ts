@@ -9,8 +9,8 @@ import { redisResponseStoreOptionsSchema } from '../options/response-store-schem
 import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '../redis/script-runner.js';
 import { DEFAULT_RESPONSE_TTL_MS } from './default-response-ttl.js';
 import { itemsOf } from './items-of.js';
-import { DELETE_SCRIPT, GET_SCRIPT, HOLDERS_SCRIPT, PUT_SCRIPT } from './redis-response-scripts.js';
-import type { ResponseStore, StoredResponse } from './response-store.js';
+import { DELETE_SCRIPT, GET_EACH_SCRIPT, GET_SCRIPT, HOLDERS_OF_EACH_SCRIPT, HOLDERS_SCRIPT, PUT_SCRIPT } from './redis-response-scripts.js';
+import type { ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
 
 /** Options of {@link redisResponseStore}. */
 export interface RedisResponseStoreOptions {
@@ -26,6 +26,19 @@ const PUT_SHA = scriptSha(PUT_SCRIPT);
 const GET_SHA = scriptSha(GET_SCRIPT);
 const DELETE_SHA = scriptSha(DELETE_SCRIPT);
 const HOLDERS_SHA = scriptSha(HOLDERS_SCRIPT);
+const HOLDERS_OF_EACH_SHA = scriptSha(HOLDERS_OF_EACH_SCRIPT);
+const GET_EACH_SHA = scriptSha(GET_EACH_SCRIPT);
+
+/** One id of a batch lookup: the responses that may hold it, stored last first, and which one is tried next. */
+interface Pending {
+  itemId: string;
+  holders: string[];
+  next: number;
+}
+
+function stringsOf(reply: unknown): string[] {
+  return Array.isArray(reply) ? reply.filter((value): value is string => typeof value === 'string') : [];
+}
 
 /**
  * The owner as a hash tag's content: `%`, `{`, `}` and `:` escaped, so that
@@ -58,7 +71,10 @@ function parseRecord(json: unknown, owner: string, id: string): StoredResponse |
  * then point to nothing and lookups skip them (an item also held by another
  * response still resolves to that one). An item held by several responses
  * resolves to the copy stored last (when every instance has the same
- * `ttlMs`). Every read checks the owner.
+ * `ttlMs`). Every read checks the owner. `getItems` (a request's
+ * references) reads the index of every id in one call and each holding
+ * record once, in a second: a chain's items, all held by its last record,
+ * cost one `GET` and one parse.
  *
  * Redis Cluster: `<owner>` (escaped) is each key's hash tag, so all keys of
  * one owner sit in one hash slot, and every script call (which names all
@@ -102,6 +118,36 @@ export function redisResponseStore(options: RedisResponseStoreOptions): Response
         if (item) return item;
       }
       return undefined;
+    },
+
+    async getItems(owner, itemIds) {
+      const found = new Map<string, ResponseItem>();
+      const distinct = [...new Set(itemIds)];
+      if (distinct.length === 0) return found;
+      const lists = await run(HOLDERS_OF_EACH_SCRIPT, HOLDERS_OF_EACH_SHA, distinct.map((itemId) => itemKey(owner, itemId)), []);
+      let pending: Pending[] = distinct.map((itemId, i) => ({ itemId, holders: stringsOf(Array.isArray(lists) ? lists[i] : undefined), next: 0 }));
+      // Each record read once, parsed once and indexed once, whatever number of ids it holds (a chain's
+      // last record holds every earlier turn's items); a missing or replaced one is an empty index.
+      const records = new Map<string, Map<string, ResponseItem>>();
+      for (;;) {
+        pending = pending.filter((entry) => entry.next < entry.holders.length);
+        if (pending.length === 0) return found;
+        const wanted = [...new Set(pending.map((entry) => entry.holders[entry.next]!))].filter((id) => !records.has(id));
+        if (wanted.length > 0) {
+          const replies = await run(GET_EACH_SCRIPT, GET_EACH_SHA, wanted.map((id) => recordKey(owner, id)), []);
+          wanted.forEach((id, i) => {
+            const record = parseRecord(Array.isArray(replies) ? replies[i] : undefined, owner, id);
+            records.set(id, record ? itemsOf(record) : new Map());
+          });
+        }
+        // Gone (deleted) or replaced by a version without the item: the id tries its next holder next round.
+        pending = pending.filter((entry) => {
+          const item = records.get(entry.holders[entry.next]!)?.get(entry.itemId);
+          if (item) found.set(entry.itemId, item);
+          else entry.next++;
+          return item === undefined;
+        });
+      }
     },
 
     async delete(owner, id) {

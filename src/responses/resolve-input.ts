@@ -4,9 +4,18 @@
  * then its own `input`, with every `item_reference` replaced by the stored
  * item and every reasoning item sent by id alone completed from the store.
  * Items get ids where they came without, so the stored input can be listed.
+ *
+ * A few bytes of reference can stand for a large stored item, so the work
+ * is bounded before it is done (`requestBounds`): the references are
+ * counted before the store is read (`maxItemReferences`); each distinct id
+ * is read once, however often it is named, and its occurrences share the
+ * one item (nothing downstream changes an input item); and the resolved
+ * input's JSON size is added up as it is built, each stored item measured
+ * once, refused as soon as it passes `maxResolvedInputBytes`.
  */
+import type { RequestBounds } from '../bounds/request-bounds-options.js';
 import { newInputItemId } from './response-ids.js';
-import { itemNotFound, previousResponseNotFound } from './responses-errors.js';
+import { itemNotFound, previousResponseNotFound, resolvedInputTooLarge, tooManyItemReferences } from './responses-errors.js';
 import type { ResponseItem, ResponseStore } from './response-store.js';
 
 type Item = Record<string, unknown>;
@@ -21,6 +30,8 @@ function withId(item: Item): ResponseItem {
 export interface ResolveOptions {
   owner: string;
   store: ResponseStore | undefined;
+  /** How many stored items a request may refer to, and how large its input may grow by them (`requestBounds`). */
+  bounds: Pick<RequestBounds, 'maxItemReferences' | 'maxResolvedInputBytes'>;
 }
 
 /** The input items of the request's own `input` (a string is one user message). */
@@ -29,37 +40,118 @@ export function ownInputItems(input: unknown): Item[] {
   return Array.isArray(input) ? (input as Item[]) : [];
 }
 
+/** A reasoning item sent back by id alone (the Agents SDK's way): its sealed thinking is in the store. */
+function isReasoningById(item: Item): item is Item & { id: string } {
+  return item.type === 'reasoning' && typeof item.id === 'string' && item.id !== '' && typeof item.encrypted_content !== 'string';
+}
+
+/** The distinct ids `own` looks up in the store; refused past `max` references before anything is read. */
+function referencedIds(own: readonly Item[], max: number): Set<string> {
+  let count = 0;
+  const ids = new Set<string>();
+  for (const item of own) {
+    if (item.type === 'item_reference') {
+      count++;
+      if (typeof item.id === 'string' && item.id !== '') ids.add(item.id);
+    } else if (isReasoningById(item)) {
+      count++;
+      ids.add(item.id);
+    }
+  }
+  if (count > max) throw tooManyItemReferences(count, max);
+  return ids;
+}
+
+/** UTF-8 bytes of a value's JSON. */
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+/** A stored item, and its sizes once measured (each measured once per request). */
+interface Found {
+  item: ResponseItem;
+  bytes?: number;
+  /** `,"encrypted_content":<value>`: what completing a reasoning item sent by id adds to it. */
+  sealedBytes?: number;
+}
+
+const SEALED_KEY_BYTES = ',"encrypted_content":'.length;
+
+/**
+ * Each distinct id read once: all at once when the store can (`getItems`),
+ * else one `getItem` at its first use (so a request refused for its size
+ * stops reading there).
+ */
+async function storedItems(store: ResponseStore, owner: string, ids: ReadonlySet<string>): Promise<(id: string) => Promise<Found | undefined>> {
+  const found = new Map<string, Found | undefined>();
+  if (store.getItems && ids.size > 0) {
+    const items = await store.getItems(owner, [...ids]);
+    for (const id of ids) {
+      const item = items.get(id);
+      found.set(id, item && { item });
+    }
+  }
+  return async (id) => {
+    if (found.has(id)) return found.get(id);
+    const item = await store.getItem(owner, id);
+    const entry = item && { item };
+    found.set(id, entry);
+    return entry;
+  };
+}
+
+/** Adds up the resolved input's size (an item's JSON and its comma); throws once it passes `max`. */
+function sizeBudget(max: number): (bytes: number) => void {
+  let total = 0;
+  return (bytes) => {
+    total += bytes + 1;
+    if (total > max) throw resolvedInputTooLarge(max);
+  };
+}
+
 /** Every item the model is to see, earlier turns first, each with an id. */
 export async function resolveInput(body: { input?: unknown; previous_response_id?: string | null }, options: ResolveOptions): Promise<ResponseItem[]> {
-  const { owner, store } = options;
+  const { owner, store, bounds } = options;
+  const own = ownInputItems(body.input);
+  const ids = referencedIds(own, bounds.maxItemReferences);
+  const previousId = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
+  // Only what comes from the store can outgrow the body limit: an input that reads nothing is not measured.
+  const measure = store !== undefined && (previousId !== undefined || ids.size > 0);
+  const add = measure ? sizeBudget(bounds.maxResolvedInputBytes) : () => {};
   const items: ResponseItem[] = [];
-  const previousId = body.previous_response_id;
-  if (typeof previousId === 'string' && previousId !== '') {
+  if (previousId !== undefined) {
     const previous = store ? await store.get(owner, previousId) : undefined;
     if (!previous) throw previousResponseNotFound(previousId, store !== undefined);
-    items.push(...previous.input);
     const output = previous.response.output;
-    if (Array.isArray(output)) items.push(...(output as ResponseItem[]));
+    for (const item of [...previous.input, ...(Array.isArray(output) ? (output as ResponseItem[]) : [])]) {
+      add(jsonBytes(item));
+      items.push(item);
+    }
   }
-  const own = ownInputItems(body.input);
+  const lookup = store && (await storedItems(store, owner, ids));
   for (let index = 0; index < own.length; index++) {
     const item = own[index]!;
     if (item.type === 'item_reference') {
       const id = typeof item.id === 'string' ? item.id : '';
-      const found = store && id !== '' ? await store.getItem(owner, id) : undefined;
+      const found = lookup && id !== '' ? await lookup(id) : undefined;
       if (!found) throw itemNotFound(id, `input.${index}.id`, store !== undefined);
-      items.push(found);
+      add((found.bytes ??= jsonBytes(found.item)));
+      items.push(found.item);
       continue;
     }
-    if (item.type === 'reasoning' && store && typeof item.id === 'string' && typeof item.encrypted_content !== 'string') {
-      // A reasoning item sent back by id (the Agents SDK's way): its sealed thinking is in the store.
-      const stored = await store.getItem(owner, item.id);
-      if (stored && stored.type === 'reasoning') {
-        items.push({ ...withId(item), encrypted_content: stored.encrypted_content ?? null });
+    if (lookup && isReasoningById(item)) {
+      const found = await lookup(item.id);
+      if (found && found.item.type === 'reasoning') {
+        const sealed = found.item.encrypted_content ?? null;
+        const sent = withId(item);
+        add(jsonBytes(sent) + (found.sealedBytes ??= SEALED_KEY_BYTES + jsonBytes(sealed)));
+        items.push({ ...sent, encrypted_content: sealed });
         continue;
       }
     }
-    items.push(withId(item));
+    const resolved = withId(item);
+    if (measure) add(jsonBytes(resolved));
+    items.push(resolved);
   }
   return items;
 }

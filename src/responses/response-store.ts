@@ -47,6 +47,16 @@ export interface ResponseStore {
    * repeats earlier turns' items) resolves while any of them remains.
    */
   getItem(owner: string, itemId: string): Promise<ResponseItem | undefined>;
+  /**
+   * Several items at once, each as `getItem` finds it: the found ones by id,
+   * the missing ones absent. Optional: without it, a request's references
+   * are read with one `getItem` per distinct id. The gateway calls it at
+   * most once per request, with the distinct ids the request refers to (at
+   * most `requestBounds.maxItemReferences`), so a store can read them in one
+   * round trip. The items returned are the caller's to keep: the gateway may
+   * hand one object to several places of a request and never changes it.
+   */
+  getItems?(owner: string, itemIds: readonly string[]): Promise<Map<string, ResponseItem>>;
   /** Deletes `owner`'s response; false when there was none. Its items are no longer found either. */
   delete(owner: string, id: string): Promise<boolean>;
 }

@@ -30,3 +30,21 @@ export function responseNotFound(id: string, storeConfigured: boolean): GatewayE
     : 'This gateway keeps no responses: no `responseStore` is configured.';
   return new GatewayError('NOT_FOUND', `No response found with id '${id}'. ${why}`, { param: 'response_id', chatCode: 'response_not_found' });
 }
+
+/** `input` refers to more stored items than `requestBounds.maxItemReferences` allows. */
+export function tooManyItemReferences(count: number, max: number): GatewayError {
+  return new GatewayError(
+    'INVALID_REQUEST',
+    `input refers to ${count} stored items (item_reference items and reasoning items sent by id alone); this gateway resolves at most ${max} per request (requestBounds.maxItemReferences). Refer to fewer items, or continue the conversation with previous_response_id.`,
+    { param: 'input' },
+  );
+}
+
+/** The input with its stored items resolved is larger than `requestBounds.maxResolvedInputBytes`. */
+export function resolvedInputTooLarge(max: number): GatewayError {
+  return new GatewayError(
+    'INVALID_REQUEST',
+    `input is larger than ${max} bytes of JSON once its stored items are resolved (previous_response_id, item_reference items and reasoning items sent by id; requestBounds.maxResolvedInputBytes). Refer to fewer or smaller stored items, or start a new conversation.`,
+    { param: 'input' },
+  );
+}

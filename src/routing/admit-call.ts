@@ -12,10 +12,12 @@ import type { Admission } from './admission.js';
 
 /**
  * The calls admission control counts (and a shutdown refuses): those that
- * generate, and may stream. Token counting, listings, files and stored
+ * generate, and may stream, and the token counts (`count_tokens`,
+ * `input_tokens`), which run the tokenizer on the caller's whole prompt or
+ * call an upstream, and read the response store. Listings, files and stored
  * responses are short and hold no stream.
  */
-const ADMITTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat.completions', 'messages', 'responses.create']);
+const ADMITTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat.completions', 'messages', 'responses.create', 'messages.count_tokens', 'responses.input_tokens']);
 
 /** Whether `ctx` is a call that needs a place it does not hold yet. */
 export function needsPlace(ctx: GatewayContext): boolean {

@@ -161,6 +161,51 @@ export function describeResponseStoreContract(name: string, make: () => Response
       expect(await store.getItem('alice', 'msg_extra')).toBeUndefined();
     });
 
+    it('getItems finds each id as getItem does, once however often it is named; missing and other owners\' ids are absent', async () => {
+      const store = make();
+      const reasoning = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'mg1.abc' };
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [reasoning, message('msg_out', 'Yo', 'assistant')] }));
+      await store.put(storedResponse({ id: 'resp_b', owner: 'bob', input: [message('msg_bob', 'Hey')], output: [] }));
+      expect(store.getItems).toBeTypeOf('function');
+      const found = await store.getItems!('alice', ['msg_out', 'rs_1', 'msg_out', 'msg_missing', 'msg_bob', 'msg_in']);
+      expect([...found.keys()].sort()).toEqual(['msg_in', 'msg_out', 'rs_1']);
+      expect(found.get('msg_in')).toEqual(message('msg_in', 'Hi'));
+      expect(found.get('msg_out')).toEqual(message('msg_out', 'Yo', 'assistant'));
+      expect(found.get('rs_1')).toEqual(reasoning);
+      expect((await store.getItems!('alice', [])).size).toBe(0);
+      expect([...(await store.getItems!('bob', ['msg_in', 'msg_bob'])).keys()]).toEqual(['msg_bob']);
+    });
+
+    it('getItems: the copy stored last; after a delete or a replacement without the item, the next holder\'s copy', async () => {
+      const store = make();
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_x', 'one'), message('msg_y', 'y one')], output: [] }));
+      await store.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [message('msg_x', 'two'), message('msg_y', 'y two')], output: [] }));
+      await store.put(storedResponse({ id: 'resp_3', owner: 'alice', input: [message('msg_x', 'three')], output: [] }));
+      let found = await store.getItems!('alice', ['msg_x', 'msg_y']);
+      expect(found.get('msg_x')).toEqual(message('msg_x', 'three'));
+      expect(found.get('msg_y')).toEqual(message('msg_y', 'y two'));
+
+      expect(await store.delete('alice', 'resp_3')).toBe(true);
+      // resp_2 replaced by a version without msg_y: msg_y falls back to resp_1.
+      await store.put(storedResponse({ id: 'resp_2', owner: 'alice', input: [message('msg_x', 'two again')], output: [] }));
+      found = await store.getItems!('alice', ['msg_y', 'msg_x']);
+      expect(found.get('msg_x')).toEqual(message('msg_x', 'two again'));
+      expect(found.get('msg_y')).toEqual(message('msg_y', 'y one'));
+
+      expect(await store.delete('alice', 'resp_1')).toBe(true);
+      expect(await store.delete('alice', 'resp_2')).toBe(true);
+      expect((await store.getItems!('alice', ['msg_x', 'msg_y'])).size).toBe(0);
+    });
+
+    it('getItems hands out copies: changing one changes nothing stored', async () => {
+      const store = make();
+      await store.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [message('msg_in', 'Hi')], output: [] }));
+      const item = (await store.getItems!('alice', ['msg_in'])).get('msg_in')!;
+      item.content = 'changed';
+      expect(await store.getItem('alice', 'msg_in')).toEqual(message('msg_in', 'Hi'));
+      expect((await store.getItems!('alice', ['msg_in'])).get('msg_in')).toEqual(message('msg_in', 'Hi'));
+    });
+
     it('stores plain JSON: what JSON cannot hold is not kept', async () => {
       const store = make();
       const record = storedResponse({ id: 'resp_1', owner: 'alice', input: [{ ...message('msg_in', 'Hi'), note: undefined }], output: [] });

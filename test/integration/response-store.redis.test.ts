@@ -122,3 +122,43 @@ describe('redis response store shared by instances', () => {
     expect(await store.get('alice', 'resp_1')).toBeUndefined();
   });
 });
+
+describe('redis response store: a request\'s items in a batch', () => {
+  it('getItems reads every index in one script call and each holding record once, in a second: a chain costs one GET however many of its items are named', async () => {
+    const keysPerCall: number[] = [];
+    const counted = {
+      evalsha: (sha: string, numKeys: number, ...args: string[]) => {
+        keysPerCall.push(numKeys);
+        return redis.io.evalsha(sha, numKeys, ...args);
+      },
+      eval: (script: string, numKeys: number, ...args: string[]) => redis.io.eval(script, numKeys, ...args),
+    };
+    const store = redisResponseStore({ client: counted, prefix: 'batch:' });
+    // Twenty turns of one conversation: each record repeats every earlier turn's items, so the last holds all forty.
+    const history = [];
+    for (let turn = 1; turn <= 20; turn++) {
+      const asked = message(`msg_q${turn}`, `question ${turn}`);
+      const answered = message(`msg_a${turn}`, `answer ${turn}`, 'assistant');
+      await store.put(storedResponse({ id: `resp_${turn}`, owner: 'alice', input: [...history, asked], output: [answered] }));
+      history.push(asked, answered);
+    }
+    const ids = history.map((item) => item.id);
+    keysPerCall.length = 0;
+    const found = await store.getItems!('alice', [...ids, ...ids]);
+    expect([...found.keys()].sort()).toEqual([...ids].sort());
+    expect(found.get('msg_q1')).toEqual(message('msg_q1', 'question 1'));
+    expect(found.get('msg_a20')).toEqual(message('msg_a20', 'answer 20', 'assistant'));
+    // One call with the 40 distinct indexes, one call reading the one record holding them all.
+    expect(keysPerCall).toEqual([40, 1]);
+
+    // The last record gone: the earlier turns' items fall back to the turn before, read in one more call; its own turn is gone.
+    expect(await store.delete('alice', 'resp_20')).toBe(true);
+    keysPerCall.length = 0;
+    const after = await store.getItems!('alice', ids);
+    expect(after.has('msg_q20')).toBe(false);
+    expect(after.has('msg_a20')).toBe(false);
+    expect(after.size).toBe(38);
+    expect(after.get('msg_a19')).toEqual(message('msg_a19', 'answer 19', 'assistant'));
+    expect(keysPerCall).toEqual([40, 1, 1]);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * What a Responses request's references may cost: counted before the store
+ * is read (`maxItemReferences`, reasoning items sent by id included), each
+ * distinct id read once however often it is named, and the resolved input
+ * capped in JSON bytes (`maxResolvedInputBytes`: the chain, the request's
+ * own items and the resolved ones), refused as soon as it passes.
+ */
+import { isGatewayError, memoryResponseStore, type ResponseItem } from 'modelgate';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_REQUEST_BOUNDS } from '../../../src/bounds/request-bounds-options.js';
+import { resolveInput } from '../../../src/responses/resolve-input.js';
+import { countingResponseStore, type CountingResponseStore } from '../../helpers/counting-response-store.js';
+import { message, storedResponse } from '../../helpers/response-store-contract.js';
+
+/** A stored message of about 10 KB of JSON. */
+const BIG = message('msg_big', 'x'.repeat(10_000));
+const BIG_BYTES = Buffer.byteLength(JSON.stringify(BIG));
+const REASONING = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: `mg1.${'s'.repeat(5_000)}` };
+const reference = (id: string) => ({ type: 'item_reference', id });
+
+let batched: CountingResponseStore;
+let single: CountingResponseStore;
+
+beforeEach(async () => {
+  const inner = memoryResponseStore();
+  const distinct = Array.from({ length: 5 }, (_, i) => message(`msg_d${i}`, `${i}`.repeat(10_000)));
+  await inner.put(storedResponse({ id: 'resp_1', owner: 'alice', input: [BIG, ...distinct], output: [REASONING] }));
+  batched = countingResponseStore(inner);
+  single = countingResponseStore(inner, { batch: false });
+});
+
+async function failureOf(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    if (!isGatewayError(error)) throw error;
+    return { status: error.status, param: error.param, message: error.message };
+  }
+  throw new Error('expected resolveInput to fail');
+}
+
+const bounds = (overrides: Partial<typeof DEFAULT_REQUEST_BOUNDS> = {}) => ({ ...DEFAULT_REQUEST_BOUNDS, ...overrides });
+
+describe('resolveInput: references read once each', () => {
+  it('2,000 references to one 10 KB item: one store read; the input holds the item 2,000 times (20 MB, within the default 32 MiB)', async () => {
+    const input = Array.from({ length: 2_000 }, () => reference('msg_big'));
+    const items = await resolveInput({ input }, { owner: 'alice', store: batched, bounds: bounds({ maxItemReferences: 2_000 }) });
+    expect(batched.reads).toEqual({ get: [], getItem: [], getItems: [['msg_big']] });
+    expect(items).toHaveLength(2_000);
+    for (const item of items) expect(item).toEqual(BIG);
+    expect(Buffer.byteLength(JSON.stringify(items))).toBeGreaterThan(20_000_000);
+  });
+
+  it('a store without getItems is read once per distinct id', async () => {
+    const input = [reference('msg_big'), reference('msg_d0'), reference('msg_big'), reference('msg_d0'), reference('msg_big')];
+    const items = await resolveInput({ input }, { owner: 'alice', store: single, bounds: bounds() });
+    expect(single.reads.getItem).toEqual(['msg_big', 'msg_d0']);
+    expect(items.map((item) => item.id)).toEqual(['msg_big', 'msg_d0', 'msg_big', 'msg_d0', 'msg_big']);
+  });
+
+  it('reasoning items sent by id alone: one read per distinct id, each occurrence completed with the sealed content', async () => {
+    const input = [
+      { type: 'reasoning', id: 'rs_1', summary: [] },
+      reference('msg_big'),
+      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'again' }] },
+    ];
+    const items = await resolveInput({ input }, { owner: 'alice', store: batched, bounds: bounds() });
+    expect(batched.reads.getItems).toEqual([['rs_1', 'msg_big']]);
+    expect(batched.reads.getItem).toEqual([]);
+    expect(items[0]).toEqual({ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: REASONING.encrypted_content });
+    expect(items[2]).toEqual({ type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'again' }], encrypted_content: REASONING.encrypted_content });
+  });
+});
+
+describe('resolveInput: at most maxItemReferences references', () => {
+  it('1,001 references (default bound 1,000) → 400 naming input and the bound, before any store read (the chain included)', async () => {
+    const input = Array.from({ length: 1_001 }, () => reference('msg_big'));
+    const failure = await failureOf(resolveInput({ previous_response_id: 'resp_1', input }, { owner: 'alice', store: batched, bounds: bounds() }));
+    expect(failure).toMatchObject({ status: 400, param: 'input' });
+    expect(failure.message).toContain('requestBounds.maxItemReferences');
+    expect(failure.message).toContain('1001');
+    expect(batched.readCount).toBe(0);
+  });
+
+  it('exactly 1,000 references resolve', async () => {
+    const input = Array.from({ length: 1_000 }, () => reference('msg_big'));
+    const items = await resolveInput({ input }, { owner: 'alice', store: batched, bounds: bounds() });
+    expect(items).toHaveLength(1_000);
+  });
+
+  it('reasoning items sent by id alone count as references; those carrying their encrypted_content do not', async () => {
+    const byId = { type: 'reasoning', id: 'rs_1', summary: [] };
+    const carried = { ...byId, encrypted_content: 'mg1.client' };
+    const over = [...Array.from({ length: 3 }, () => reference('msg_big')), byId, byId];
+    const failure = await failureOf(resolveInput({ input: over }, { owner: 'alice', store: batched, bounds: bounds({ maxItemReferences: 4 }) }));
+    expect(failure).toMatchObject({ status: 400, param: 'input' });
+    expect(failure.message).toContain('requestBounds.maxItemReferences');
+    expect(batched.readCount).toBe(0);
+
+    const within = [...Array.from({ length: 3 }, () => reference('msg_big')), byId, carried, carried];
+    expect(await resolveInput({ input: within }, { owner: 'alice', store: batched, bounds: bounds({ maxItemReferences: 4 }) })).toHaveLength(6);
+  });
+});
+
+describe('resolveInput: at most maxResolvedInputBytes once resolved', () => {
+  it('2,000 references to a 10 KB item under a 1 MiB cap → 400 naming input and the bound', async () => {
+    const input = Array.from({ length: 2_000 }, () => reference('msg_big'));
+    const failure = await failureOf(resolveInput({ input }, { owner: 'alice', store: batched, bounds: bounds({ maxItemReferences: 2_000, maxResolvedInputBytes: 1_048_576 }) }));
+    expect(failure).toMatchObject({ status: 400, param: 'input' });
+    expect(failure.message).toContain('requestBounds.maxResolvedInputBytes');
+    expect(failure.message).toContain('1048576');
+  });
+
+  it('stops reading as soon as the total passes the cap (a store without getItems: the later ids are never read)', async () => {
+    const input = Array.from({ length: 5 }, (_, i) => reference(`msg_d${i}`));
+    // Room for two of the five 10 KB items, not three.
+    const failure = await failureOf(resolveInput({ input }, { owner: 'alice', store: single, bounds: bounds({ maxResolvedInputBytes: 2.5 * BIG_BYTES }) }));
+    expect(failure).toMatchObject({ status: 400, param: 'input' });
+    expect(single.reads.getItem).toEqual(['msg_d0', 'msg_d1', 'msg_d2']);
+  });
+
+  it('the cap just above the resolved size passes; just below it fails', async () => {
+    const input = [reference('msg_big'), reference('msg_big'), reference('msg_big')];
+    const exact = Buffer.byteLength(JSON.stringify([BIG, BIG, BIG]));
+    const options = (max: number) => ({ owner: 'alice', store: batched, bounds: bounds({ maxResolvedInputBytes: max }) });
+    expect(await resolveInput({ input }, options(exact + 8))).toHaveLength(3);
+    await expect(resolveInput({ input }, options(exact - 8))).rejects.toMatchObject({ status: 400, param: 'input' });
+  });
+
+  it('the previous_response_id chain counts: a chain larger than the cap is refused', async () => {
+    const failure = await failureOf(resolveInput({ previous_response_id: 'resp_1', input: 'Next' }, { owner: 'alice', store: batched, bounds: bounds({ maxResolvedInputBytes: BIG_BYTES }) }));
+    expect(failure).toMatchObject({ status: 400, param: 'input' });
+    expect(failure.message).toContain('requestBounds.maxResolvedInputBytes');
+  });
+
+  it("the request's own items count with the resolved ones", async () => {
+    const own = { type: 'message', role: 'user', content: 'y'.repeat(BIG_BYTES) };
+    const options = { owner: 'alice', store: batched, bounds: bounds({ maxResolvedInputBytes: 1.5 * BIG_BYTES }) };
+    expect(await resolveInput({ input: [reference('msg_big')] }, options)).toHaveLength(1);
+    await expect(resolveInput({ input: [own, reference('msg_big')] }, options)).rejects.toMatchObject({ status: 400, param: 'input' });
+  });
+
+  it('reasoning items completed by id count with their sealed content', async () => {
+    const byId = { type: 'reasoning', id: 'rs_1', summary: [] };
+    const options = { owner: 'alice', store: batched, bounds: bounds({ maxResolvedInputBytes: 3 * REASONING.encrypted_content.length }) };
+    expect(await resolveInput({ input: [byId, byId] }, options)).toHaveLength(2);
+    await expect(resolveInput({ input: [byId, byId, byId] }, options)).rejects.toMatchObject({ status: 400, param: 'input' });
+  });
+
+  it('an input that reads nothing from the store is not measured (the body limit bounds it)', async () => {
+    const input: ResponseItem[] = [{ id: 'msg_own', type: 'message', role: 'user', content: 'z'.repeat(1_000) }];
+    expect(await resolveInput({ input }, { owner: 'alice', store: batched, bounds: bounds({ maxResolvedInputBytes: 100 }) })).toHaveLength(1);
+  });
+});
