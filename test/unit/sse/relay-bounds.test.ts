@@ -9,6 +9,8 @@ import { encodeChatChunk } from '../../../src/sse/format-sse.js';
 import { relaySse, type RelayOutcome } from '../../../src/sse/relay-stream.js';
 import { createChatToMessagesStream } from '../../../src/translate/chat-to-messages-stream.js';
 import { DEFAULT_STREAM_BOUNDS, resolveStreamBounds } from '../../../src/bounds/stream-bounds-options.js';
+import { streamHealth } from '../../../src/routing/attempt-health.js';
+import { streamTooLarge, streamTooLong } from '../../../src/sse/stream-bounds.js';
 import { ControlledBody } from './controlled-body.js';
 
 const decoder = new TextDecoder();
@@ -155,5 +157,19 @@ describe('resolveStreamBounds', () => {
     expect(resolveStreamBounds(undefined)).toEqual({ maxBytes: 268_435_456, maxDurationMs: 7_200_000 });
     expect(resolveStreamBounds({ maxBytes: 0 })).toEqual({ maxBytes: 0, maxDurationMs: DEFAULT_STREAM_BOUNDS.maxDurationMs });
     expect(resolveStreamBounds({ maxDurationMs: 300, maxBytes: undefined })).toEqual({ maxBytes: DEFAULT_STREAM_BOUNDS.maxBytes, maxDurationMs: 300 });
+  });
+});
+
+describe('a stream past its bounds, for cooldowns', () => {
+  it('counts as a failure of its target, as an idle time-out does', () => {
+    expect(streamHealth('failed', streamTooLarge('u', 1024))).toEqual({ kind: 'failure' });
+    expect(streamHealth('failed', streamTooLong('u', 300))).toEqual({ kind: 'failure' });
+  });
+
+  it('names the bound in the largest whole unit', () => {
+    expect(streamTooLarge('u', 256 * 1024 * 1024).message).toContain('more than 256 MiB');
+    expect(streamTooLarge('u', 1500).message).toContain('more than 1500 bytes');
+    expect(streamTooLong('u', 7_200_000).message).toContain('longer than 2 h');
+    expect(streamTooLong('u', 90_000).message).toContain('longer than 90 s');
   });
 });
