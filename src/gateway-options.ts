@@ -4,6 +4,7 @@
 import type { AdmissionOptions } from './routing/admission-options.js';
 import type { AuthOptions } from './auth/verify-key.js';
 import type { RequestBoundsOptions } from './bounds/request-bounds-options.js';
+import type { StreamBoundsOptions } from './bounds/stream-bounds-options.js';
 import type { GatewayError } from './errors.js';
 import type { LimitsOptions } from './limits/limit-options.js';
 import type { FileStore } from './files/file-store.js';
@@ -154,4 +155,18 @@ export interface GatewayOptions extends ObservabilityOptions {
    * the bound. Defaults in `DEFAULT_REQUEST_BOUNDS`.
    */
   requestBounds?: RequestBoundsOptions;
+  /**
+   * How much one streamed answer may carry and how long it may last:
+   * `{ maxBytes, maxDurationMs }` (0 disables each), on top of the
+   * upstream's idle time-out. Past a bound the upstream request is aborted
+   * and the client's stream ends as a broken upstream stream does: an
+   * error event in its format (`error` + `response.failed` for Responses)
+   * naming the bound; the usage seen so far is reported, and the attempt
+   * counts as a failure of its target (as an idle time-out does). Defaults
+   * in `DEFAULT_STREAM_BOUNDS`: 256 MiB and 2 h, more than any real answer
+   * needs.
+   *
+   * @example streamBounds: { maxBytes: 64 * 1024 * 1024, maxDurationMs: 30 * 60_000 }
+   */
+  streamBounds?: StreamBoundsOptions;
 }

@@ -8,6 +8,7 @@
  */
 import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
 import { type RequestBounds, resolveRequestBounds } from './bounds/request-bounds-options.js';
+import { resolveStreamBounds, type StreamBounds } from './bounds/stream-bounds-options.js';
 import type { FileStore } from './files/file-store.js';
 import { upstreamFileStore } from './files/upstream-file-store.js';
 import type { GatewayOptions } from './gateway-options.js';
@@ -39,6 +40,8 @@ export interface GatewayRuntime {
   readonly maxChoices: number;
   /** What one request may hold (`requestBounds` over the defaults). */
   readonly bounds: RequestBounds;
+  /** How much one stream may carry and how long it may last (`streamBounds` over the defaults). */
+  readonly streamBounds: StreamBounds;
   /** The limits step, when `limits` is set. */
   readonly limiter: Limiter | undefined;
   router(): Router | Promise<Router>;
@@ -132,6 +135,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     maxChoices: options.maxChoices ?? 8,
     bounds: resolveRequestBounds(options.requestBounds),
+    streamBounds: resolveStreamBounds(options.streamBounds),
     limiter,
     router: () => router ?? loadSimulator().then((parts) => parts.router),
     files: () => {

@@ -12,6 +12,8 @@ export type { GatewayOptions } from './gateway-options.js';
 export type { AdmissionOptions } from './routing/admission-options.js';
 export type { RequestBounds, RequestBoundsOptions } from './bounds/request-bounds-options.js';
 export { DEFAULT_REQUEST_BOUNDS } from './bounds/request-bounds-options.js';
+export type { StreamBounds, StreamBoundsOptions } from './bounds/stream-bounds-options.js';
+export { DEFAULT_STREAM_BOUNDS } from './bounds/stream-bounds-options.js';
 export type { ShutdownOptions } from './lifecycle/shutdown.js';
 export type { GatewayContext } from './gateway-context.js';
 export * from './types.js';

@@ -135,7 +135,7 @@ export async function relayStream(
     deadline.release();
     throw error;
   }
-  // The deadline covers the wait for a stream's head; the stream itself is bounded by the upstream's idle time-out.
+  // The deadline covers the wait for a stream's head; the stream itself is bounded by the upstream's idle time-out and `streamBounds`.
   // Until the relay ends, the deadline still passes the client's abort on to the upstream (`call.signal`).
   deadline.clear();
   const { response, plan } = sent;
@@ -159,6 +159,7 @@ export async function relayStream(
     format: options.format,
     upstreamFormat,
     heartbeatMs: runtime.heartbeatMs,
+    bounds: runtime.streamBounds,
     signal: clientAbort(ctx),
     onClientAbort: ctx.route?.onClientAbort ?? 'abort',
     upstreamName: target.upstream.name,

@@ -17,6 +17,7 @@ import type { ReasoningBudgets } from '../models/thinking-budgets.js';
 import { MIN_THINKING_BUDGET } from '../models/thinking-budgets.js';
 import { admissionSchema } from './admission-schema.js';
 import { requestBoundsSchema } from './request-bounds-schema.js';
+import { streamBoundsSchema } from './stream-bounds-schema.js';
 import { authSchema } from './auth-schema.js';
 import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
@@ -143,6 +144,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
   routing: routingSchema.optional(),
   admission: admissionSchema.optional(),
   requestBounds: requestBoundsSchema.optional(),
+  streamBounds: streamBoundsSchema.optional(),
 };
 
 /** What the options of `createGateway` must be, for the message about a value that is no object. */

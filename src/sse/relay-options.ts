@@ -2,6 +2,7 @@
  * Options and contracts of the SSE relay (`relaySse`).
  */
 import type { GatewayError } from '../errors.js';
+import type { StreamBoundsOptions } from '../bounds/stream-bounds-options.js';
 import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
@@ -114,6 +115,14 @@ export interface RelaySseOptions {
   upstreamName?: string;
   /** Largest SSE event accepted from the upstream, in characters. Default 4 MiB. */
   maxBufferSize?: number;
+  /**
+   * Most bytes read from the upstream and longest run, from the relay's
+   * start, of this stream (a drain after the client left included); 0
+   * disables each. Past one the stream ends with an error event, as a
+   * broken upstream's does, and the upstream is aborted. Default
+   * `DEFAULT_STREAM_BOUNDS` (256 MiB, 2 h).
+   */
+  bounds?: StreamBoundsOptions;
 }
 
 /** Default of {@link RelaySseOptions.heartbeatMs}. */

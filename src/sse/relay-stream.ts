@@ -23,8 +23,10 @@ import { DEFAULT_SSE_MAX_BUFFER_SIZE } from './parse-sse.js';
 import { RelayEventSink } from './relay-event-sink.js';
 import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions } from './relay-options.js';
 import { SseSplitter, type SseSink } from './sse-splitter.js';
+import { StreamBoundsTracker } from './stream-bounds.js';
 import { UpstreamReads, type Wake } from './upstream-reads.js';
 import { redactError } from '../redact/redact-error.js';
+import { resolveStreamBounds } from '../bounds/stream-bounds-options.js';
 
 export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, SseByteSink, StreamTransform } from './relay-options.js';
 
@@ -51,6 +53,11 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
   private readonly queue: Uint8Array[] = [];
   private status: RelayOutcome['status'] = 'completed';
   private error: GatewayError | undefined;
+  private readonly bounds: StreamBoundsTracker;
+  /** A drain after the client left is under way (`phase` is already `done`). */
+  private draining = false;
+  /** The bound a drain passed: it ends the drain early. */
+  private drainStop: GatewayError | undefined;
 
   constructor(options: RelaySseOptions) {
     super(options);
@@ -58,9 +65,21 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
     this.splitter = new SseSplitter(options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE);
     this.heartbeat = HEARTBEATS[options.format];
     if (options.redactor !== undefined) options.transform?.useRedactor?.(options.redactor);
+    this.bounds = new StreamBoundsTracker(resolveStreamBounds(options.bounds), this.name);
     if (options.signal.aborted) this.abort();
-    else options.signal.addEventListener('abort', this.onAbort, { once: true });
+    else {
+      options.signal.addEventListener('abort', this.onAbort, { once: true });
+      this.bounds.start(this.onBoundPassed);
+    }
   }
+
+  /** The stream ran past `maxDurationMs`: it ends as a broken upstream's does (a drain stops). */
+  private readonly onBoundPassed = (error: GatewayError): void => {
+    if (this.phase === 'streaming') return this.interrupt(error);
+    if (!this.draining) return;
+    this.drainStop = error;
+    this.destroyUpstream();
+  };
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -181,6 +200,12 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
 
   /** Turns one upstream read into (at most) one client chunk, handling its events synchronously. */
   private handleChunk(chunk: Uint8Array): void {
+    const passed = this.bounds.count(chunk.byteLength);
+    if (passed !== undefined) {
+      // The read that passes the bound is not relayed: the client gets what came within it, then the error.
+      this.fail(passed);
+      return;
+    }
     if (this.options.onChunk !== undefined) this.chunk(this.options.onChunk);
     try {
       this.splitter.push(chunk, this);
@@ -254,15 +279,18 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
     try {
       for (let n = 0; n < limit; n++) {
         const result = await this.reads.read();
+        if (this.drainStop !== undefined) return { drained: false, error: this.drainStop };
         if (result.done) return { drained: true };
         if (observe) {
+          this.drainStop = this.bounds.count(result.value.byteLength);
+          if (this.drainStop !== undefined) return { drained: false, error: this.drainStop };
           this.options.onProgress?.();
           this.splitter.push(result.value, sink);
         }
       }
       return { drained: false };
     } catch (error) {
-      return { drained: false, error: toGatewayError(error) };
+      return { drained: false, error: this.drainStop ?? toGatewayError(error) };
     }
   }
 
@@ -287,6 +315,7 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
       return;
     }
     if (drain) {
+      this.draining = true;
       void this.readRest(Number.POSITIVE_INFINITY, true).then(({ drained, error }) => {
         if (!drained) this.destroyUpstream();
         this.report({ status: 'aborted', drained, ...(error ? { error } : {}) });
@@ -304,6 +333,8 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
 
   private report(outcome: Pick<RelayOutcome, 'status' | 'error' | 'drained'>): void {
     this.options.signal.removeEventListener('abort', this.onAbort);
+    this.bounds.stop();
+    this.draining = false;
     try {
       this.options.onEnd?.({
         ...outcome,
@@ -330,8 +361,9 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
  * - Heartbeat (`heartbeatMs`, default 15 s): messages `event: ping`, chat an
  *   SSE comment, while the upstream is silent.
  * - Faults after the start (in-band upstream error, cut before the terminal
- *   event, idle time-out, oversized event) end the stream with one error
- *   event in the client's format, never a silent truncation.
+ *   event, idle time-out, oversized event, a stream past its `bounds` of
+ *   size or duration) end the stream with one error event in the client's
+ *   format, never a silent truncation.
  * - Client abort (`signal`, or `return()` on the iterator): with `abort`
  *   the upstream body is destroyed at once; with `drain` it is read to the
  *   end without writing. Timers are cleared either way.

@@ -35,6 +35,7 @@ import {
 import type { ChatFinishReason, ChatUsage } from '../schemas/index.js';
 import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
 import type { ChatThinkingBlock } from './messages-to-chat-response.js';
+import { ITEM_CHARS } from './held-output.js';
 import { type CallState, type ItemState, type MessagePart, type ReasoningState, ResponsesEventWriter } from './responses-event-writer.js';
 import { type ResponseAnswerOptions, isCompleteArguments, nowSeconds, readThinkingBlock } from './responses-output.js';
 import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
@@ -85,6 +86,8 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
 
   protected *onPush(event: SseEvent): Iterable<string> {
     if (this.closed) return;
+    // Past the bound, the stream fails (the relay ends it with `error()`): what the last event added went out, nothing more is held.
+    this.writer.held.check();
     yield* this.start();
     if (event.data.startsWith('[DONE]')) {
       yield* this.complete();
@@ -125,6 +128,7 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
 
   protected *onEnd(): Iterable<string> {
     if (this.closed) return;
+    this.writer.held.check();
     yield* this.start();
     yield* this.complete();
   }
@@ -178,6 +182,7 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
       if (item.kind === kind && accepts(item as Extract<ItemState, { kind: K }>)) return item as Extract<ItemState, { kind: K }>;
     }
     const item = create();
+    this.writer.held.add(ITEM_CHARS);
     this.queue.push(item);
     return item;
   }
@@ -193,10 +198,13 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
 
   private *addThinkingBlock(block: ChatThinkingBlock): Iterable<string> {
     if (block.type === 'redacted_thinking') {
+      this.writer.held.add(ITEM_CHARS + block.data.length);
       this.queue.push(this.newReasoning('', block));
       return;
     }
     const item = this.target('reasoning', (r) => r.block === undefined, () => this.newReasoning(''));
+    // The block keeps its own copy of the thinking when the text already streamed.
+    this.writer.held.add(block.signature.length + (item.text === '' ? 0 : block.thinking.length));
     item.block = block;
     // A signed block that arrives whole (no streamed text) still shows its text.
     if (item.text === '') yield* this.writer.appendReasoning(item, block.thinking);
@@ -225,6 +233,7 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
         custom: false,
       };
       this.calls.set(index, state);
+      this.writer.held.add(ITEM_CHARS);
       this.queue.push(state);
     } else if (!state.opened && state.name === '' && name !== '') {
       state.name = name;

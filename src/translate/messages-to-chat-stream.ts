@@ -24,6 +24,7 @@
  * vendor sends it (PROTOCOLS B.4).
  */
 import { GatewayError } from '../errors.js';
+import { heldOutputTooLarge, MAX_HELD_OUTPUT_CHARS } from './held-output.js';
 import type { ChatCompletionChunk, ChatUsage } from '../schemas/index.js';
 import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
 import type { RawSseEvent } from '../sse/raw-sse-event.js';
@@ -222,7 +223,10 @@ class MessagesToChatStream extends EagerTextTransform {
       }
       case 'thinking_delta': {
         const thinking = str(delta.thinking);
-        this.thinkingByBlock.set(index, (this.thinkingByBlock.get(index) ?? '') + thinking);
+        const held = this.thinkingByBlock.get(index) ?? '';
+        // The block is held whole until its signature sends it as one `thinking_blocks` entry.
+        if (held.length + thinking.length > MAX_HELD_OUTPUT_CHARS) throw heldOutputTooLarge(MAX_HELD_OUTPUT_CHARS, 'thinking');
+        this.thinkingByBlock.set(index, held + thinking);
         if (thinking !== '') yield this.chunk(this.withRole({ reasoning_content: thinking }, null));
         return;
       }

@@ -9,6 +9,7 @@
 import type { ResponseOutputItem } from '../responses/response-object.js';
 import { clientItem } from '../responses/response-object.js';
 import type { ChatThinkingBlock } from './messages-to-chat-response.js';
+import { HeldOutput } from './held-output.js';
 import { type ResponseAnswerOptions, customToolInput, reasoningItem } from './responses-output.js';
 
 /** One content part of a message item as it accumulates. */
@@ -68,8 +69,12 @@ function fullPart(part: MessagePart) {
 export class ResponsesEventWriter {
   private sequence = 0;
   private outputCount = 0;
+  /** The text every item gathered, held for `response.completed` and the store; the translator adds each item it creates. */
+  readonly held: HeldOutput;
 
-  constructor(private readonly options: ResponseAnswerOptions) {}
+  constructor(private readonly options: ResponseAnswerOptions) {
+    this.held = new HeldOutput('Responses output', options.maxHeldChars);
+  }
 
   /** One encoded event: `event: <type>` and its JSON (`type`, `sequence_number`, then `fields`). */
   event(type: string, fields: Record<string, unknown>): string {
@@ -86,14 +91,14 @@ export class ResponsesEventWriter {
         yield this.event('response.output_item.added', { ...at, item: { id: item.id, type: 'reasoning', summary: [], encrypted_content: null } });
         const text = item.text;
         item.text = '';
-        if (text !== '') yield* this.appendReasoning(item, text);
+        if (text !== '') yield* this.addReasoning(item, text);
         return;
       }
       case 'message': {
         yield this.event('response.output_item.added', { ...at, item: { id: item.id, type: 'message', status: 'in_progress', role: 'assistant', content: [] } });
         const parts = item.parts;
         item.parts = [];
-        for (const part of parts) yield* this.appendMessage(item, part.type, part.text, true);
+        for (const part of parts) yield* this.addMessage(item, part.type, part.text, true);
         return;
       }
       case 'call': {
@@ -109,6 +114,18 @@ export class ResponsesEventWriter {
 
   /** Adds summary text; streams it when the item is open. */
   *appendReasoning(item: ReasoningState, text: string): Iterable<string> {
+    this.held.add(text.length);
+    yield* this.addReasoning(item, text);
+  }
+
+  /** Adds text or refusal to a message; a change of kind closes the current part and opens another. */
+  *appendMessage(item: MessageState, type: MessagePart['type'], text: string): Iterable<string> {
+    this.held.add(text.length);
+    yield* this.addMessage(item, type, text);
+  }
+
+  /** `appendReasoning` without counting (text moved, not added: an item opening). */
+  private *addReasoning(item: ReasoningState, text: string): Iterable<string> {
     item.text += text;
     if (!item.opened || text === '') return;
     const at = { item_id: item.id, output_index: item.outputIndex, summary_index: SUMMARY_INDEX };
@@ -119,8 +136,7 @@ export class ResponsesEventWriter {
     yield this.event('response.reasoning_summary_text.delta', { ...at, delta: text });
   }
 
-  /** Adds text or refusal to a message; a change of kind closes the current part and opens another. */
-  *appendMessage(item: MessageState, type: MessagePart['type'], text: string, newPartEvenIfEmpty = false): Iterable<string> {
+  private *addMessage(item: MessageState, type: MessagePart['type'], text: string, newPartEvenIfEmpty = false): Iterable<string> {
     const last = item.parts[item.parts.length - 1];
     let part = last;
     if (!last || last.type !== type || newPartEvenIfEmpty) {
@@ -141,6 +157,7 @@ export class ResponsesEventWriter {
 
   /** Adds argument text to a call; a function call's streams when open, a custom tool's input is sent whole at the end. */
   *appendArguments(item: CallState, text: string): Iterable<string> {
+    this.held.add(text.length);
     item.args += text;
     if (item.opened && !item.custom) yield this.argumentsDelta(item, text);
   }

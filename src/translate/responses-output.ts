@@ -20,6 +20,8 @@ export interface ResponseAnswerOptions extends ResponseEnvelopeOptions {
   seal(blocks: ChatThinkingBlock[]): string;
   /** Unix seconds for `completed_at`. Default: the clock. */
   now?: () => number;
+  /** Most characters of output a stream holds (tests make it small). Default `MAX_HELD_OUTPUT_CHARS`. */
+  maxHeldChars?: number;
 }
 
 /** Unix seconds now. */

@@ -15,12 +15,10 @@
 import type { EventStreamCodec, Message } from '@smithy/core/event-streams';
 import { GatewayError } from '../../errors.js';
 import { mapBedrockError, messagesErrorJson } from './bedrock-errors.js';
+import { EventStreamFrames, FrameLengthError } from './event-stream-frames.js';
 
 /** Largest frame accepted (Bedrock's are a few KiB); a larger length is taken as corruption. */
 export const MAX_FRAME_BYTES = 16 * 1024 * 1024;
-
-/** 4 bytes total length, 4 bytes headers length, 4 bytes prelude CRC, 4 bytes message CRC. */
-const FRAME_OVERHEAD = 16;
 
 const UTF8 = new TextDecoder();
 const ENCODER = new TextEncoder();
@@ -50,20 +48,18 @@ function corrupt(upstream: string, what: string): GatewayError {
 
 /** The whole frames each read of the byte stream completes (none for a read inside a frame), however the bytes were split. */
 async function* framesOf(source: AsyncIterable<Uint8Array>, upstream: string): AsyncGenerator<Uint8Array[], void, undefined> {
-  let pending: Uint8Array = new Uint8Array(0);
+  const splitter = new EventStreamFrames(MAX_FRAME_BYTES);
   for await (const chunk of source) {
-    pending = pending.byteLength === 0 ? chunk : Buffer.concat([pending, chunk]);
-    const frames: Uint8Array[] = [];
-    while (pending.byteLength >= 4) {
-      const length = new DataView(pending.buffer, pending.byteOffset, 4).getUint32(0, false);
-      if (length < FRAME_OVERHEAD || length > MAX_FRAME_BYTES) throw corrupt(upstream, `a frame length of ${length} bytes`);
-      if (pending.byteLength < length) break;
-      frames.push(pending.subarray(0, length));
-      pending = pending.subarray(length);
+    let frames: Uint8Array[];
+    try {
+      frames = splitter.push(chunk);
+    } catch (error) {
+      if (error instanceof FrameLengthError) throw corrupt(upstream, error.message);
+      throw error;
     }
     if (frames.length > 0) yield frames;
   }
-  if (pending.byteLength > 0) throw corrupt(upstream, 'it ended inside a frame');
+  if (splitter.pending > 0) throw corrupt(upstream, 'it ended inside a frame');
 }
 
 function header(message: Message, name: string): string | undefined {

@@ -39,3 +39,33 @@ describe('VertexSseBody', () => {
     expect((await relay([Buffer.from(`data: {"type":"error","error":{"message":"${SECRET}"`)])).text).not.toContain(SECRET);
   });
 });
+
+describe('VertexSseBody: what it holds of an event still incomplete', () => {
+  it('events cut in two at every position (inside `\\n\\n` and `\\r\\n\\r\\n` too) go out whole, one write per completed read', async () => {
+    const bytes = Buffer.from(EVENTS);
+    const expected = EVENTS.replace(SECRET, '[redacted]');
+    for (let cut = 1; cut < bytes.byteLength; cut++) {
+      const { text } = await relay([bytes.subarray(0, cut), bytes.subarray(cut)]);
+      expect(text, `cut at ${cut}`).toBe(expected);
+    }
+  });
+
+  it('an event over 4 Mi characters without its blank line fails with a 502 instead of being held', async () => {
+    const head = Buffer.from('event: content_block_delta\ndata: {"text":"');
+    const chunks = [head, ...Array.from({ length: 70 }, () => Buffer.alloc(64 * 1024, 'a'))];
+    const failure = await relay(chunks).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'UPSTREAM_ERROR', message: 'The upstream stream sent an event larger than 4194304 characters.' });
+  });
+
+  it('an event just under the bound, in 1 KiB reads, goes out whole in well under a second', async () => {
+    const event = `event: content_block_delta\ndata: {"text":"${'b'.repeat(4 * 1024 * 1024 - 100)}"}\n\n`;
+    const bytes = Buffer.from(event);
+    const chunks: Uint8Array[] = [];
+    for (let at = 0; at < bytes.byteLength; at += 1024) chunks.push(bytes.subarray(at, at + 1024));
+    const started = performance.now();
+    const { text, writes } = await relay(chunks);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(writes).toBe(1);
+    expect(text === event).toBe(true);
+  });
+});
