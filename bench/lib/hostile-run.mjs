@@ -175,6 +175,12 @@ function parseJson(text) {
 const isObject = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 const nullableString = (value) => value === null || typeof value === 'string';
 
+/** `value` as JSON, cut to 200 characters: a problem quotes caller text, which may be megabytes long. */
+function excerpt(value) {
+  const text = JSON.stringify(value) ?? 'undefined';
+  return text.length > 200 ? `${text.slice(0, 200)}…(${text.length} characters)` : text;
+}
+
 /** Whether `text` names `field`: as a segment of a dotted path, or as a word of a message. */
 function namesField(text, field) {
   if (typeof text !== 'string') return false;
@@ -219,10 +225,10 @@ export function answerProblems(hostileCase, answer) {
     problems.push(...errorFormatProblems(expected.format, body));
     const error = isObject(body) && isObject(body.error) ? body.error : {};
     if (expected.names && !namesField(error.param, expected.names) && !namesField(error.message, expected.names)) {
-      problems.push(`the error does not name \`${expected.names}\` (param ${JSON.stringify(error.param)}, message ${JSON.stringify(error.message)})`);
+      problems.push(`the error does not name \`${expected.names}\` (param ${excerpt(error.param)}, message ${excerpt(error.message)})`);
     }
     if (expected.bound !== undefined && !String(error.message ?? '').replace(/[,_\s\u202f]/g, '').includes(String(expected.bound))) {
-      problems.push(`the error does not state the bound ${expected.bound} (message ${JSON.stringify(error.message)})`);
+      problems.push(`the error does not state the bound ${expected.bound} (message ${excerpt(error.message)})`);
     }
   } else if (answer.status === 200 && body === undefined) {
     problems.push('a 200 whose body is not JSON');

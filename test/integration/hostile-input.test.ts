@@ -57,7 +57,7 @@ describe.each(MOUNTS_UNDER_TEST)('hostile input on %s', (mount) => {
     const run = await runHostileCase(app.url, hostileCase, body);
     const probed = await probe?.stop();
 
-    expect(answerProblems(hostileCase, run.answer), run.answer.text.slice(0, 500)).toEqual([]);
+    expect(answerProblems(hostileCase, run.answer), run.answer.text.slice(0, 300)).toEqual([]);
     expect(run.prototypePolluted, 'Object.prototype changed').toBe(false);
     expect(run.maxBlockMs, 'longest event-loop block (CPU ms)').toBeLessThanOrEqual(blockBoundMs(hostileCase, bodyBytes));
     if (probed) {
