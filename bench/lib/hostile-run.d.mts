@@ -25,6 +25,8 @@ export declare function profileOptions(name: HostileProfileName, parts: PackageP
 export declare function requestHeaders(request: HostileRequest): Record<string, string>;
 export declare function sendHostile(baseUrl: string, request: HostileRequest, options?: { body?: Uint8Array | string; signal?: AbortSignal }): Promise<SentAnswer>;
 export declare function prepareServer(baseUrl: string, profileName: HostileProfileName): Promise<void>;
+/** CPU time this thread has used, in ns (Linux), or undefined where that cannot be read. */
+export declare function threadCpuNs(): number | undefined;
 export declare function startBlockMonitor(): { stop(): { wallMs: number; cpuMs: number } };
 export declare function runHostileCase(baseUrl: string, hostileCase: HostileCase, body: Uint8Array | string | undefined): Promise<CaseRun>;
 export declare function answerProblems(hostileCase: HostileCase, answer: SentAnswer): string[];

@@ -32,7 +32,7 @@ export function blockBoundMs(hostileCase, bodyBytes) {
 }
 
 /** CPU time this thread has used, in ns (Linux), or undefined where that cannot be read. */
-function threadCpuNs() {
+export function threadCpuNs() {
   try {
     return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]);
   } catch {
