@@ -57,12 +57,12 @@ describe.each(MOUNTS_UNDER_TEST)('hostile input on %s', (mount) => {
     const run = await runHostileCase(app.url, hostileCase, body);
     const probed = await probe?.stop();
 
-    expect(answerProblems(hostileCase, run.answer), run.answer.text.slice(0, 300)).toEqual([]);
-    expect(run.prototypePolluted, 'Object.prototype changed').toBe(false);
-    expect(run.maxBlockMs, 'longest event-loop block (CPU ms)').toBeLessThanOrEqual(blockBoundMs(hostileCase, bodyBytes));
+    expect.soft(answerProblems(hostileCase, run.answer), run.answer.text.slice(0, 300)).toEqual([]);
+    expect.soft(run.prototypePolluted, 'Object.prototype changed').toBe(false);
+    expect.soft(run.maxBlockMs, 'longest event-loop block (CPU ms)').toBeLessThanOrEqual(blockBoundMs(hostileCase, bodyBytes));
     if (probed) {
-      expect(probed.every((answer) => answer.status === 200), JSON.stringify(probed)).toBe(true);
-      expect(Math.max(...probed.map((answer) => answer.ms)), 'slowest GET /v1/models (ms)').toBeLessThan(RESPONSIVE_WITHIN_MS);
+      expect.soft(probed.every((answer) => answer.status === 200), JSON.stringify(probed)).toBe(true);
+      expect.soft(Math.max(...probed.map((answer) => answer.ms)), 'slowest GET /v1/models (ms)').toBeLessThan(RESPONSIVE_WITHIN_MS);
     }
   });
 });
