@@ -41,7 +41,7 @@ async function drain(body: unknown): Promise<void> {
   if (body && typeof body === 'object' && Symbol.asyncIterator in body) for await (const _ of body as AsyncIterable<Uint8Array>);
 }
 
-async function retainedBytes(options: GatewayOptions): Promise<number> {
+async function retainedBytes(options: Omit<GatewayOptions, 'auth'>): Promise<number> {
   const gateway = createGateway({ ...options, auth: { keys: [KEY] }, requestBounds: { maxModelLength: 2 * ID_CHARS } });
   const send = async (model: string): Promise<void> => {
     const response = await gateway.handle({
@@ -68,7 +68,7 @@ async function retainedBytes(options: GatewayOptions): Promise<number> {
 
 const notFound = answering(404, 'missing');
 const down = (name: string) => answering(503, name);
-const scenarios: Array<[string, () => GatewayOptions]> = [
+const scenarios: Array<[string, () => Omit<GatewayOptions, 'auth'>]> = [
   ['control: one upstream, no limits', () => ({ routes: [{ match: '*', upstream: notFound }] })],
   ['route with targets (404)', () => ({ routes: [{ match: '*', targets: [{ upstream: answering(404, 'a') }, { upstream: answering(404, 'b') }] }] })],
   ['one upstream, limits eachModel (404)', () => ({

@@ -23,6 +23,7 @@ import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, typ
 import { refusal } from './refusal.js';
 import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
 import { abortSourceOf } from '../signals/abort-source.js';
+import { BoundedMap } from '../bounded-map.js';
 
 export type { LimitAdmission, LimitRequest, LimitRoute, RecordUsage } from './limit-request.js';
 
@@ -72,20 +73,29 @@ function needsEstimate(rules: readonly CompiledRule[]): boolean {
 }
 
 /** The rules that apply to one model, and whether they need the request's size. */
-interface Applicable {
+export interface Applicable {
   rules: CompiledRule[];
   sized: boolean;
 }
 
-interface RuleSet {
+/** Model ids whose applicable rules a rule set remembers, the most recently used (a forgotten id only has its rules matched again). */
+export const MAX_REMEMBERED_MODELS = 1_000;
+/** Characters of those model ids, at most (1 Mi). */
+export const MAX_REMEMBERED_MODEL_CHARS = 1_048_576;
+
+/** The compiled rules of one rules array, and the rules that apply to each model. */
+export interface RuleSet {
   all: CompiledRule[];
-  /** The rules that apply to `model` (remembered for the first 1000 model ids). */
+  /** The rules that apply to `model` (remembered for the {@link MAX_REMEMBERED_MODELS} most recent model ids). */
   forModel(model: string): Applicable;
+  /** Model ids remembered. */
+  readonly rememberedModels: number;
 }
 
-function ruleSet(rules: readonly LimitRule[]): RuleSet {
+/** Compiles `rules` into a {@link RuleSet}. */
+export function ruleSet(rules: readonly LimitRule[]): RuleSet {
   const all = compileRules(rules);
-  const byModel = new Map<string, Applicable>();
+  const byModel = new BoundedMap<string, Applicable>({ maxEntries: MAX_REMEMBERED_MODELS, maxChars: MAX_REMEMBERED_MODEL_CHARS });
   return {
     all,
     forModel(model) {
@@ -93,8 +103,11 @@ function ruleSet(rules: readonly LimitRule[]): RuleSet {
       if (applicable) return applicable;
       const matching = all.filter((rule) => rule.matches(model));
       applicable = { rules: matching, sized: needsEstimate(matching) };
-      if (byModel.size < 1000) byModel.set(model, applicable);
+      byModel.set(model, applicable);
       return applicable;
+    },
+    get rememberedModels() {
+      return byModel.size;
     },
   };
 }

@@ -6,6 +6,7 @@
  * @internal
  */
 import { randomBytes } from 'node:crypto';
+import { BoundedMap } from '../bounded-map.js';
 import { globToRegExp } from '../models/model-matcher.js';
 import type { LimitCheck } from './limit-store.js';
 import type { LimitRule, ModelPrice, TokenCount } from './limit-options.js';
@@ -51,13 +52,26 @@ export interface CompiledRule {
   id: string;
   matches(model: string): boolean;
   /** Counter keys already built, by principal (and model with `eachModel`). */
-  keys: Map<string, RuleKeys>;
+  keys: BoundedMap<string, RuleKeys>;
   /** The meters that do not change from request to request (shared). */
   requestsMeter: Meter | undefined;
   concurrentMeter: Meter | undefined;
 }
 
 const MICRO = 1_000_000;
+
+/**
+ * Key sets remembered per rule: the most recently used principals (and
+ * models, with `eachModel`). A forgotten one only has its keys built again;
+ * the counters themselves live in the store.
+ */
+export const MAX_CACHED_KEYS = 10_000;
+/** Characters of the remembered ids and keys per rule, at most (4 Mi: 10,000 sets of about 400). */
+export const MAX_CACHED_KEY_CHARS = 4 * 1_048_576;
+
+function keyChars(id: string, keys: RuleKeys): number {
+  return id.length + keys.requests.length + keys.tokens.length + keys.concurrent.length + keys.budget.length;
+}
 
 /**
  * Compiles rules once per rules array. Each rule is copied here, so a rule
@@ -73,7 +87,7 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
       rule,
       id: rule.id ?? (patterns ? patterns.join(',') : '*'),
       matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
-      keys: new Map(),
+      keys: new BoundedMap({ maxEntries: MAX_CACHED_KEYS, maxChars: MAX_CACHED_KEY_CHARS, charsOf: keyChars }),
       requestsMeter: rule.requests ? { kind: 'requests', limit: rule.requests.limit } : undefined,
       concurrentMeter: rule.concurrent !== undefined ? { kind: 'concurrent', limit: rule.concurrent } : undefined,
     };
@@ -118,15 +132,12 @@ function keyOf(principalId: string, rule: CompiledRule, model: string, kind: str
   return `{${encodeURIComponent(principalId)}}:${scope}:${kind}`;
 }
 
-const MAX_CACHED_KEYS = 10_000;
-
-/** The keys of `rule` for this principal and model, remembered per rule (the cache starts over at 10,000 entries). */
+/** The keys of `rule` for this principal and model, remembered per rule (see {@link MAX_CACHED_KEYS}). */
 function keysOf(principalId: string, rule: CompiledRule, model: string): RuleKeys {
   // Without eachModel the keys do not depend on the model: one entry per principal.
   const id = rule.rule.eachModel ? `${principalId}\u0000${model}` : principalId;
   let keys = rule.keys.get(id);
   if (keys === undefined) {
-    if (rule.keys.size >= MAX_CACHED_KEYS) rule.keys.clear();
     const requests = rule.rule.requests;
     const requestsKey = keyOf(principalId, rule, model, 'rq');
     keys = {
