@@ -21,12 +21,17 @@ export interface BoundedMapOptions<K, V> {
   /** Characters an entry holds. Default: a string key's length (other keys count 0). */
   charsOf?: (key: K, value: V) => number;
   /**
-   * Entries to drop last (a live cooldown, a call in flight): passed over
-   * while an unpinned entry can go. When every entry is pinned the least
-   * recently used goes anyway: the bound always holds.
+   * Entries to drop last (a live cooldown, a call in flight): an eviction
+   * passes over up to {@link PINNED_SCAN} pinned entries, from the least
+   * recent, for an unpinned one; when it finds none the least recent goes
+   * anyway. The bound always holds, and an eviction costs the same when
+   * every entry is pinned.
    */
   isPinned?: (value: V) => boolean;
 }
+
+/** Pinned entries an eviction passes over at most, looking for an unpinned one. */
+export const PINNED_SCAN = 64;
 
 const keyChars = (key: unknown): number => (typeof key === 'string' ? key.length : 0);
 
@@ -110,18 +115,25 @@ export class BoundedMap<K, V> {
     return this.entries.size > this.maxEntries || (this.chars > this.maxChars && this.entries.size > 1);
   }
 
-  /** Drops the least recent entries but `newest`: unpinned ones first, then pinned ones if still over. */
+  /** Drops least recent entries but `newest` until the bounds hold: unpinned ones first (see `isPinned`). */
   private evict(newest: K): void {
-    if (this.isPinned) {
-      const pinned = this.isPinned;
-      for (const [key, entry] of this.entries) {
-        if (!this.overflows()) return;
-        if (key !== newest && !pinned(entry.value)) this.delete(key);
-      }
+    while (this.overflows()) {
+      const victim = this.victim(newest);
+      if (victim === undefined) return;
+      this.delete(victim.key);
     }
-    for (const key of this.entries.keys()) {
-      if (!this.overflows()) return;
-      if (key !== newest) this.delete(key);
+  }
+
+  /** The least recent unpinned entry among the first {@link PINNED_SCAN} + 1, else the least recent. */
+  private victim(newest: K): { key: K } | undefined {
+    let oldest: { key: K } | undefined;
+    let passed = 0;
+    for (const [key, entry] of this.entries) {
+      if (key === newest) continue;
+      oldest ??= { key };
+      if (!this.isPinned?.(entry.value)) return { key };
+      if (++passed > PINNED_SCAN) break;
     }
+    return oldest;
   }
 }

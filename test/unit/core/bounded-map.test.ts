@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedMap } from '../../../src/bounded-map.js';
+import { BoundedMap, PINNED_SCAN } from '../../../src/bounded-map.js';
 
 const keysOf = <V>(map: BoundedMap<string, V>) => [...map].map(([key]) => key);
 
@@ -73,5 +73,21 @@ describe('BoundedMap', () => {
     map.clear();
     expect(map.size).toBe(0);
     expect(map.heldChars).toBe(0);
+  });
+});
+
+describe('BoundedMap with every entry pinned', () => {
+  it('drops the least recent, looking past at most PINNED_SCAN pinned entries for an unpinned one', () => {
+    const map = new BoundedMap<string, boolean>({ maxEntries: PINNED_SCAN + 2, isPinned: (pinned) => pinned });
+    for (let i = 0; i < PINNED_SCAN; i++) map.set(`p${i}`, true);
+    map.set('u-near', false).set('p-last', true);
+    map.set('new-1', true);
+    // The first unpinned entry comes after PINNED_SCAN pinned ones: still found.
+    expect(map.has('u-near')).toBe(false);
+    expect(map.has('p0')).toBe(true);
+    map.set('new-2', true);
+    // Nothing unpinned within reach: the least recent goes.
+    expect(map.has('p0')).toBe(false);
+    expect(map.size).toBe(PINNED_SCAN + 2);
   });
 });
