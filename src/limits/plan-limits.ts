@@ -5,7 +5,7 @@
  *
  * @internal
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { BoundedMap } from '../bounded-map.js';
 import { globToRegExp } from '../models/model-matcher.js';
 import type { LimitCheck } from './limit-store.js';
@@ -132,9 +132,23 @@ function keyOf(principalId: string, rule: CompiledRule, model: string, kind: str
   return `{${encodeURIComponent(principalId)}}:${scope}:${kind}`;
 }
 
+/** Longest model id a counter key holds as it is; a longer one is stood for by its digest. */
+export const MAX_KEYED_MODEL_LENGTH = 256;
+
+/**
+ * The model's part of a counter key (`eachModel`): the id itself, or for an
+ * id longer than {@link MAX_KEYED_MODEL_LENGTH} (a bound an operator raised)
+ * `sha256:` and its digest, so every counter and its key stay small in memory
+ * and in Redis, and distinct ids still count apart.
+ */
+export function keyedModel(model: string): string {
+  return model.length <= MAX_KEYED_MODEL_LENGTH ? model : `sha256:${createHash('sha256').update(model).digest('base64url')}`;
+}
+
 /** The keys of `rule` for this principal and model, remembered per rule (see {@link MAX_CACHED_KEYS}). */
-function keysOf(principalId: string, rule: CompiledRule, model: string): RuleKeys {
+function keysOf(principalId: string, rule: CompiledRule, requestedModel: string): RuleKeys {
   // Without eachModel the keys do not depend on the model: one entry per principal.
+  const model = rule.rule.eachModel ? keyedModel(requestedModel) : requestedModel;
   const id = rule.rule.eachModel ? `${principalId}\u0000${model}` : principalId;
   let keys = rule.keys.get(id);
   if (keys === undefined) {

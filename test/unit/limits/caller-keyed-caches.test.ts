@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_REMEMBERED_MODEL_CHARS, MAX_REMEMBERED_MODELS, ruleSet } from '../../../src/limits/limiter.js';
 import { isSyncStore, MAX_COUNTERS, memoryLimitStore } from '../../../src/limits/memory-limit-store.js';
-import { MAX_CACHED_KEY_CHARS, MAX_CACHED_KEYS, planLimits } from '../../../src/limits/plan-limits.js';
+import { MAX_CACHED_KEY_CHARS, MAX_CACHED_KEYS, MAX_KEYED_MODEL_LENGTH, planLimits } from '../../../src/limits/plan-limits.js';
 import type { LimitCheck } from '../../../src/limits/limit-store.js';
 
 const long = (i: number, chars: number) => `${i}-`.padEnd(chars, 'x');
@@ -46,12 +46,26 @@ describe('the counter keys remembered per rule', () => {
 
   it('hold at most 4 Mi characters of ids and keys', () => {
     expect(MAX_CACHED_KEY_CHARS).toBe(4 * 1_048_576);
-    const rules = ruleSet([{ eachModel: true, requests: { limit: 5 } }]);
-    for (let i = 0; i < 30; i++) plan(rules, 'p1', long(i, 64 * 1024));
+    const rules = ruleSet([{ requests: { limit: 5 } }]);
+    // Principal ids come from `verify`, which may return long ones.
+    for (let i = 0; i < 30; i++) plan(rules, long(i, 64 * 1024), 'm');
     const keys = rules.all[0]!.keys;
-    // Each entry holds the id and four keys with the model in them: five copies of 64 Ki characters.
+    // Each entry holds the id and four keys with the principal in them: five copies of 64 Ki characters.
     expect(keys.size).toBe(12);
     expect(keys.heldChars).toBeLessThanOrEqual(4 * 1_048_576);
+  });
+
+  it('hold a model id of up to 256 characters as it is, and a longer one as its digest', () => {
+    expect(MAX_KEYED_MODEL_LENGTH).toBe(256);
+    const rules = ruleSet([{ eachModel: true, requests: { limit: 5 } }]);
+    const model256 = 'm'.repeat(256);
+    expect(plan(rules, 'p1', model256).checks[0]!.key).toBe(`{p1}:*:${model256}:rq`);
+    const first = plan(rules, 'p1', long(1, 1024 * 1024)).checks[0]!.key;
+    const second = plan(rules, 'p1', long(2, 1024 * 1024)).checks[0]!.key;
+    // SHA-256 in base64url: 43 characters.
+    expect(first).toMatch(/^\{p1\}:\*:sha256:[A-Za-z0-9_-]{43}:rq$/);
+    expect(second).not.toBe(first);
+    expect(plan(rules, 'p1', long(1, 1024 * 1024)).checks[0]!.key).toBe(first);
   });
 
   it('build the same keys again for a forgotten pair', () => {
