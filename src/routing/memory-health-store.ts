@@ -28,7 +28,7 @@ interface Held {
  */
 export function memoryHealthStore(options: MemoryHealthStoreOptions = {}): HealthStore {
   const now = options.now ?? Date.now;
-  // As many cooldowns as a tracker remembers targets; an ended one is dropped as soon as it is seen.
+  // As many cooldowns as a tracker remembers targets; when full, ended ones go before live ones.
   const held = new BoundedMap<string, Held>({ maxEntries: MAX_TARGETS, maxChars: MAX_TARGET_CHARS, isPinned: (entry) => entry.until > now() });
   const listeners = new Set<(cooldowns: readonly SharedCooldown[]) => void>();
   const active = (): SharedCooldown[] => {
