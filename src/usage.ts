@@ -1,6 +1,8 @@
 /**
  * Usage records: one per model call, completed or aborted, for billing and
- * logs (the gateway's `onUsage` option).
+ * logs (the gateway's `onUsage` option). Model ids, which the caller
+ * chooses, are cut to 256 characters followed by `…` (`truncateCallerText`):
+ * a record never holds more of them, however long the request's.
  */
 import type { TokenUsage } from './sse/usage-observer.js';
 
@@ -8,15 +10,15 @@ export type { TokenUsage } from './sse/usage-observer.js';
 
 export interface UsageRecord extends TokenUsage {
   requestId: string;
-  /** Principal id of the caller. */
+  /** Principal id of the caller (whole: it comes from the gateway's keys or `verify`). */
   principalId: string | undefined;
   /** The endpoint called: `chat.completions`, `messages`, `messages.count_tokens`, `responses.create` or `responses.input_tokens`. */
   endpoint: string;
-  /** The model id the caller asked for. */
+  /** The model id the caller asked for (cut to 256 characters + `…`). */
   model: string;
   /** The name of the upstream that answered (after fallbacks). */
   upstream: string | undefined;
-  /** The model id that upstream was sent (after renames). */
+  /** The model id that upstream was sent (after renames; cut to 256 characters + `…`). */
   upstreamModel: string | undefined;
   /** HTTP status sent to the client. */
   status: number;

@@ -10,6 +10,7 @@ import type { CallObservation } from '../observability/call-observation.js';
 import type { ResponseMeta } from '../observability/genai-attributes.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import type { RouteTarget } from '../routing/routes.js';
+import { truncateCallerText } from '../truncate-caller-text.js';
 import type { TokenUsage, UsageRecord } from '../usage.js';
 
 export interface UsageOutcome {
@@ -43,9 +44,11 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
   const limitUsage = ctx.limitUsage;
   if ((!onUsage && !limitUsage && !ctx.observer) || !ctx.endpoint) return undefined;
   const { requestId, startedAt } = ctx;
+  // The principal id stays whole: it is the operator's billing key (from its keys or `verify`), not the caller's text.
   const principalId = ctx.principal?.id;
   const endpoint = ctx.endpoint.name;
-  const model = String(ctx.body?.model ?? '');
+  // Model ids are the caller's: cut to a bounded length, as records are kept, summed and logged.
+  const model = truncateCallerText(String(ctx.body?.model ?? ''));
   return (outcome) => {
     // A stream that failed after its 200 head (an in-band error, a cut, an idle time-out) settles as the failure it was.
     limitUsage?.(outcome.error ? outcome.error.status : outcome.status, outcome.usage, outcome.aborted);
@@ -61,7 +64,7 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
       endpoint,
       model,
       upstream: outcome.target?.upstream.name,
-      upstreamModel: outcome.target?.model,
+      upstreamModel: outcome.target === undefined ? undefined : truncateCallerText(outcome.target.model),
       status: outcome.status,
       stream: outcome.stream,
       aborted: outcome.aborted,

@@ -19,10 +19,11 @@ import type { LimitRule, LimitsOptions } from './limit-options.js';
 import type { LimitAdmission, LimitRequest, RecordUsage } from './limit-request.js';
 import type { LeaseRenewal, LimitStore } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
-import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type PlanInput, planLimits } from './plan-limits.js';
+import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type PlanInput, planLimits, ruleKeyCache } from './plan-limits.js';
 import { refusal } from './refusal.js';
 import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
 import { abortSourceOf } from '../signals/abort-source.js';
+import { BoundedMap } from '../bounded-map.js';
 
 export type { LimitAdmission, LimitRequest, LimitRoute, RecordUsage } from './limit-request.js';
 
@@ -82,47 +83,66 @@ function needsEstimate(rules: readonly CompiledRule[]): boolean {
 }
 
 /** The rules that apply to one model, and whether they need the request's size. */
-interface Applicable {
+export interface Applicable {
   rules: CompiledRule[];
   sized: boolean;
 }
 
-interface RuleSet {
+/** Model ids whose applicable rules a rule set remembers, the most recently used (a forgotten id only has its rules matched again). */
+export const MAX_REMEMBERED_MODELS = 1_000;
+/** Characters of those model ids, at most (1 Mi). */
+export const MAX_REMEMBERED_MODEL_CHARS = 1_048_576;
+
+/** The compiled rules of one rules array, and the rules that apply to each model. */
+export interface RuleSet {
   all: CompiledRule[];
-  /** The rules that apply to a call of `model` (remembered for the first 1000 model ids). */
+  /** The rules that apply to a call of `model` (remembered for the {@link MAX_REMEMBERED_MODELS} most recent model ids). */
   forModel(model: string): Applicable;
   /** What applies to a token count for `model`: the request-rate part of those rules (remembered alike). */
   forCount(model: string): Applicable;
+  /** Model ids remembered (by `forModel`). */
+  readonly rememberedModels: number;
 }
 
 /** The rule's request-rate limit alone, counting on the same counter (its own key cache: the keys of its other limits differ). */
 function requestsOnly(rule: CompiledRule): CompiledRule {
   const { requests, models, eachModel } = rule.rule;
-  return { ...rule, rule: { id: rule.id, requests, models, eachModel }, keys: new Map(), concurrentMeter: undefined };
+  return { ...rule, rule: { id: rule.id, requests, models, eachModel }, keys: ruleKeyCache(), concurrentMeter: undefined };
 }
 
-/** Remembers `make(model)` for the first 1000 model ids. */
-function byModel(make: (model: string) => Applicable): (model: string) => Applicable {
-  const known = new Map<string, Applicable>();
-  return (model) => {
-    let applicable = known.get(model);
-    if (applicable) return applicable;
-    applicable = make(model);
-    if (known.size < 1000) known.set(model, applicable);
-    return applicable;
+/** Remembers `make(model)` for the most recent model ids, within a count and a character budget. */
+function byModel(make: (model: string) => Applicable): { get(model: string): Applicable; readonly size: number } {
+  const known = new BoundedMap<string, Applicable>({ maxEntries: MAX_REMEMBERED_MODELS, maxChars: MAX_REMEMBERED_MODEL_CHARS });
+  return {
+    get(model) {
+      let applicable = known.get(model);
+      if (applicable) return applicable;
+      applicable = make(model);
+      known.set(model, applicable);
+      return applicable;
+    },
+    get size() {
+      return known.size;
+    },
   };
 }
 
-function ruleSet(rules: readonly LimitRule[]): RuleSet {
+/** Compiles `rules` into a {@link RuleSet}. */
+export function ruleSet(rules: readonly LimitRule[]): RuleSet {
   const all = compileRules(rules);
   const counted = all.filter((rule) => rule.rule.requests !== undefined).map(requestsOnly);
+  const forModel = byModel((model) => {
+    const matching = all.filter((rule) => rule.matches(model));
+    return { rules: matching, sized: needsEstimate(matching) };
+  });
+  const forCount = byModel((model) => ({ rules: counted.filter((rule) => rule.matches(model)), sized: false }));
   return {
     all,
-    forModel: byModel((model) => {
-      const matching = all.filter((rule) => rule.matches(model));
-      return { rules: matching, sized: needsEstimate(matching) };
-    }),
-    forCount: byModel((model) => ({ rules: counted.filter((rule) => rule.matches(model)), sized: false })),
+    forModel: (model) => forModel.get(model),
+    forCount: (model) => forCount.get(model),
+    get rememberedModels() {
+      return forModel.size;
+    },
   };
 }
 

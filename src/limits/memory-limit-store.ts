@@ -1,8 +1,10 @@
 /**
  * The default store: counters in this process's memory (one gateway
  * instance). Expired counters are dropped as they are touched and by a
- * sweep every minute, so idle principals cost nothing.
+ * sweep every minute, so idle principals cost nothing; live ones are capped
+ * (see {@link MAX_COUNTERS}).
  */
+import { BoundedMap } from '../bounded-map.js';
 import type { CheckState, LeaseRenewal, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
 
 /**
@@ -41,16 +43,29 @@ function placeLease(entry: Leases, leaseId: string, expiresAt: number): void {
 
 type Entry = Bucket | Leases | Spend;
 
+/**
+ * Live counters kept, the most recently used (keys hold the principal and,
+ * with `eachModel`, the caller's model id). Past the cap the least recently
+ * used counter is forgotten: its key starts over (a full bucket, nothing
+ * spent, no lease open), a looser limit for that key only. Real use stays
+ * far below: it takes 100,000 principal × rule × model counters live at once.
+ */
+export const MAX_COUNTERS = 100_000;
+/** Characters of the live counters' keys, at most (16 Mi: 100,000 keys of about 170). */
+export const MAX_COUNTER_KEY_CHARS = 16 * 1_048_576;
+
 /** Options of {@link memoryLimitStore}. */
 export interface MemoryLimitStoreOptions {
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
+  /** Live counters kept at most. Default {@link MAX_COUNTERS}. */
+  maxCounters?: number;
 }
 
 /** Creates an in-memory {@link LimitStore}. */
 export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitStore {
   const clock = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const entries = new BoundedMap<string, Entry>({ maxEntries: options.maxCounters ?? MAX_COUNTERS, maxChars: MAX_COUNTER_KEY_CHARS });
   let sweptAt = clock();
 
   const live = <T extends Entry>(key: string, now: number): T | undefined => {

@@ -5,7 +5,8 @@
  *
  * @internal
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { BoundedMap } from '../bounded-map.js';
 import { globToRegExp } from '../models/model-matcher.js';
 import type { LimitCheck } from './limit-store.js';
 import type { LimitRule, ModelPrice, TokenCount } from './limit-options.js';
@@ -51,13 +52,31 @@ export interface CompiledRule {
   id: string;
   matches(model: string): boolean;
   /** Counter keys already built, by principal (and model with `eachModel`). */
-  keys: Map<string, RuleKeys>;
+  keys: BoundedMap<string, RuleKeys>;
   /** The meters that do not change from request to request (shared). */
   requestsMeter: Meter | undefined;
   concurrentMeter: Meter | undefined;
 }
 
 const MICRO = 1_000_000;
+
+/**
+ * Key sets remembered per rule: the most recently used principals (and
+ * models, with `eachModel`). A forgotten one only has its keys built again;
+ * the counters themselves live in the store.
+ */
+export const MAX_CACHED_KEYS = 10_000;
+/** Characters of the remembered ids and keys per rule, at most (4 Mi: 10,000 sets of about 400). */
+export const MAX_CACHED_KEY_CHARS = 4 * 1_048_576;
+
+function keyChars(id: string, keys: RuleKeys): number {
+  return id.length + keys.requests.length + keys.tokens.length + keys.concurrent.length + keys.budget.length;
+}
+
+/** An empty cache of one rule's counter keys, within {@link MAX_CACHED_KEYS} and {@link MAX_CACHED_KEY_CHARS}. */
+export function ruleKeyCache(): BoundedMap<string, RuleKeys> {
+  return new BoundedMap({ maxEntries: MAX_CACHED_KEYS, maxChars: MAX_CACHED_KEY_CHARS, charsOf: keyChars });
+}
 
 /**
  * Compiles rules once per rules array. Each rule is copied here, so a rule
@@ -73,7 +92,7 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
       rule,
       id: rule.id ?? (patterns ? patterns.join(',') : '*'),
       matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
-      keys: new Map(),
+      keys: ruleKeyCache(),
       requestsMeter: rule.requests ? { kind: 'requests', limit: rule.requests.limit } : undefined,
       concurrentMeter: rule.concurrent !== undefined ? { kind: 'concurrent', limit: rule.concurrent } : undefined,
     };
@@ -118,15 +137,26 @@ function keyOf(principalId: string, rule: CompiledRule, model: string, kind: str
   return `{${encodeURIComponent(principalId)}}:${scope}:${kind}`;
 }
 
-const MAX_CACHED_KEYS = 10_000;
+/** Longest model id a counter key holds as it is; a longer one is stood for by its digest. */
+export const MAX_KEYED_MODEL_LENGTH = 256;
 
-/** The keys of `rule` for this principal and model, remembered per rule (the cache starts over at 10,000 entries). */
-function keysOf(principalId: string, rule: CompiledRule, model: string): RuleKeys {
+/**
+ * The model's part of a counter key (`eachModel`): the id itself, or for an
+ * id longer than {@link MAX_KEYED_MODEL_LENGTH} (a bound an operator raised)
+ * `sha256:` and its digest, so every counter and its key stay small in memory
+ * and in Redis, and distinct ids still count apart.
+ */
+export function keyedModel(model: string): string {
+  return model.length <= MAX_KEYED_MODEL_LENGTH ? model : `sha256:${createHash('sha256').update(model).digest('base64url')}`;
+}
+
+/** The keys of `rule` for this principal and model, remembered per rule (see {@link MAX_CACHED_KEYS}). */
+function keysOf(principalId: string, rule: CompiledRule, requestedModel: string): RuleKeys {
   // Without eachModel the keys do not depend on the model: one entry per principal.
+  const model = rule.rule.eachModel ? keyedModel(requestedModel) : requestedModel;
   const id = rule.rule.eachModel ? `${principalId}\u0000${model}` : principalId;
   let keys = rule.keys.get(id);
   if (keys === undefined) {
-    if (rule.keys.size >= MAX_CACHED_KEYS) rule.keys.clear();
     const requests = rule.rule.requests;
     const requestsKey = keyOf(principalId, rule, model, 'rq');
     keys = {

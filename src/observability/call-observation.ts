@@ -14,6 +14,7 @@ import type { RouteTarget } from '../routing/routes.js';
 import type { RoutingDecision } from '../routing/order-targets.js';
 import type { AttemptRecord } from '../routing/send-with-fallback.js';
 import type { SkippedTarget } from '../routing/target-gate.js';
+import { truncateCallerText } from '../truncate-caller-text.js';
 import {
   addRequestParameters,
   addResponseAttributes,
@@ -24,6 +25,7 @@ import {
   providerName,
   type ResponseMeta,
 } from './genai-attributes.js';
+import { OTHER_MODEL_LABEL } from './model-label.js';
 import type { Span } from './otel-signals.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
 import type { RequestObservation } from './request-observation.js';
@@ -44,7 +46,7 @@ interface Attempt {
   target: RouteTarget;
   startedAt: number;
   span: Span | undefined;
-  /** Metric attributes: operation, provider, request model, server. */
+  /** Metric attributes: operation, provider, request model (its label: see model-label.ts), server. */
   attributes: Attributes;
   record?: AttemptRecord;
 }
@@ -82,6 +84,11 @@ export class CallObservation {
 
   constructor(private readonly request: RequestObservation) {}
 
+  /** The metric label of an upstream model id (the request's route labels the ids it does not name). */
+  private modelLabel(model: string): string {
+    return this.request.signals.modelLabel(model, this.request.route) ?? OTHER_MODEL_LABEL;
+  }
+
   /** Called for every upstream stream event; set only when a metric wants chunk timings (made on first use: streams only). */
   get onChunk(): (() => void) | undefined {
     const { otel, prometheus } = this.request.signals;
@@ -103,7 +110,8 @@ export class CallObservation {
     const attributes: Attributes = {
       'gen_ai.operation.name': operation,
       'gen_ai.provider.name': target.upstream.provider ?? providerName(format),
-      'gen_ai.request.model': target.model,
+      // A metric keeps a series per value: the label, not an id a caller may have chosen.
+      'gen_ai.request.model': this.modelLabel(target.model),
     };
     const server = target.upstream.server;
     if (server) {
@@ -117,6 +125,9 @@ export class CallObservation {
     if (!otel) return headers;
     // Built in place: this runs for every upstream attempt.
     const spanAttributes = addRequestParameters(Object.assign({}, attributes), format, plan.body);
+    // A span is one record: it names the model id itself, cut to a bounded length.
+    const model = truncateCallerText(target.model);
+    spanAttributes['gen_ai.request.model'] = model;
     spanAttributes['gen_ai.request.stream'] = plan.stream;
     spanAttributes['modelgate.upstream'] = target.upstream.name;
     if (this.routing) {
@@ -124,7 +135,7 @@ export class CallObservation {
       if (this.routing.affinity) spanAttributes['modelgate.route.affinity'] = this.routing.affinity;
     }
     if (otel.captureContent) Object.assign(spanAttributes, contentAttributes(format, plan.body));
-    attempt.span = otel.startAttempt(this.request.span!, `${operation} ${target.model}`, spanAttributes);
+    attempt.span = otel.startAttempt(this.request.span!, `${operation} ${model}`, spanAttributes);
     return otel.inject(attempt.span, headers);
   }
 
@@ -140,7 +151,7 @@ export class CallObservation {
   readonly skipped = (target: SkippedTarget): void => {
     this.request.span?.addEvent('modelgate.upstream.skipped', {
       'modelgate.upstream': target.upstream,
-      'gen_ai.request.model': target.model,
+      'gen_ai.request.model': truncateCallerText(target.model),
       'modelgate.cooling.cause': target.cause,
       'modelgate.cooling.remaining_ms': Math.round(target.remainingMs),
     });
@@ -186,7 +197,9 @@ export class CallObservation {
     const errorType = outcome.error ? errorTypeOf(outcome.error) : status !== undefined && (status < 200 || status >= 300) ? String(status) : undefined;
     const meta = outcome.meta ?? {};
     // Never mutated once recorded: the metrics SDK keeps the attribute objects it is given.
-    const metricAttributes = meta.model === undefined ? attempt.attributes : Object.assign({}, attempt.attributes, { 'gen_ai.response.model': meta.model });
+    const metricAttributes = meta.model === undefined
+      ? attempt.attributes
+      : Object.assign({}, attempt.attributes, { 'gen_ai.response.model': meta.model === attempt.target.model ? attempt.attributes['gen_ai.request.model']! : this.modelLabel(meta.model) });
     const ttfc = outcome.stream && outcome.firstByteAt !== undefined && outcome.firstByteAt >= attempt.startedAt
       ? (outcome.firstByteAt - attempt.startedAt) / 1000
       : undefined;

@@ -7,6 +7,7 @@
  */
 import type { WireFormat } from '../types.js';
 import type { TokenUsage } from '../usage.js';
+import { truncateCallerText } from '../truncate-caller-text.js';
 
 /** Attribute values as OpenTelemetry takes them. */
 export type AttributeValue = string | number | boolean | string[];
@@ -106,7 +107,8 @@ export function responseAttributes(meta: ResponseMeta): Attributes {
 /** {@link responseAttributes} written into `out`. */
 export function addResponseAttributes(out: Attributes, meta: ResponseMeta): Attributes {
   if (meta.id !== undefined) out['gen_ai.response.id'] = meta.id;
-  if (meta.model !== undefined) out['gen_ai.response.model'] = meta.model;
+  // An upstream may echo the caller's model id: cut to a bounded length like every id in a span.
+  if (meta.model !== undefined) out['gen_ai.response.model'] = truncateCallerText(meta.model);
   if (meta.finishReasons !== undefined && meta.finishReasons.length > 0) out['gen_ai.response.finish_reasons'] = meta.finishReasons;
   return out;
 }

@@ -14,11 +14,13 @@ import type { TokenUsage } from '../usage.js';
 import type { AttemptRecord } from '../routing/send-with-fallback.js';
 import { CallObservation, errorTypeOf } from './call-observation.js';
 import type { Attributes } from './genai-attributes.js';
-import type { ModelLabel } from './model-label.js';
+import { type ModelLabel, OTHER_MODEL_LABEL } from './model-label.js';
 import { observeBody } from './observe-body.js';
 import type { ObservabilitySignals } from './observability.js';
 import type { Span } from './otel-signals.js';
 import { type AbortSource, abortSourceOf } from '../signals/abort-source.js';
+import type { Route } from '../routing/routes.js';
+import { truncateCallerText } from '../truncate-caller-text.js';
 
 /** Route templates of the endpoints (the span name's `http.route`). */
 const ROUTES: Record<string, string> = {
@@ -39,9 +41,6 @@ const ROUTES: Record<string, string> = {
   'responses.input_items': '/v1/responses/{response_id}/input_items',
 };
 
-/** Longest model string copied into a log line or span (the caller chose it). */
-const MAX_MODEL_LENGTH = 128;
-
 /** The model the caller asked for: the body's, or the catalog entry a rule rejected before the body was kept. */
 function requestedModel(ctx: GatewayContext): string | undefined {
   const model = ctx.body?.model;
@@ -59,7 +58,7 @@ function modelLabelOf(ctx: GatewayContext, modelLabel: ModelLabel): string {
   const model = requestedModel(ctx);
   if (model === undefined) return 'none';
   if (ctx.model) return ctx.model.id;
-  return modelLabel(model, ctx.route?.route) ?? 'other';
+  return modelLabel(model, ctx.route?.route) ?? OTHER_MODEL_LABEL;
 }
 
 /** What is kept of the context once the response is out (not the context itself: it holds the bodies). */
@@ -79,6 +78,8 @@ export class RequestObservation {
   upstream: string | undefined;
   modelLabel = 'none';
   principalLabel = 'none';
+  /** The route the request resolved to, once it has (labels the upstream model ids of its attempts). */
+  route: Route | undefined;
   private readonly startedAt: number;
   private readonly requestId: string;
   private error: GatewayError | undefined;
@@ -133,7 +134,7 @@ export class RequestObservation {
     this.signals.logger?.warn({
       requestId: this.requestId,
       upstream: record.upstream,
-      upstreamModel: record.model.slice(0, MAX_MODEL_LENGTH),
+      upstreamModel: truncateCallerText(record.model),
       ...(record.status !== undefined ? { status: record.status } : {}),
       ...(record.error ? { errorType: errorTypeOf(record.error) } : {}),
       retryable: record.retryable,
@@ -174,11 +175,12 @@ export class RequestObservation {
   }
 
   private summarize(ctx: GatewayContext, stream: boolean): Summary {
+    const model = requestedModel(ctx);
     return {
       requestId: ctx.requestId,
       endpoint: ctx.endpoint?.name ?? 'unmatched',
-      principalId: ctx.principal?.id,
-      model: requestedModel(ctx)?.slice(0, MAX_MODEL_LENGTH),
+      principalId: ctx.principal === undefined ? undefined : truncateCallerText(ctx.principal.id),
+      model: model === undefined ? undefined : truncateCallerText(model),
       stream,
       signal: abortSourceOf(ctx.request),
     };
@@ -186,7 +188,9 @@ export class RequestObservation {
 
   private label(ctx: GatewayContext): void {
     this.modelLabel = modelLabelOf(ctx, this.signals.modelLabel);
-    if (ctx.principal) this.principalLabel = ctx.principal.id;
+    this.route = ctx.route?.route;
+    // The principal id is the operator's (keys or `verify`), but `verify` may build it from anything.
+    if (ctx.principal) this.principalLabel = truncateCallerText(ctx.principal.id);
   }
 
   /** A relayed call ended: a request end that waited for it happens now. */

@@ -8,6 +8,7 @@
  * Pure and synchronous (one `Map` lookup per admission): the clock is
  * injected, and sharing with other instances goes through `adopt`.
  */
+import { BoundedMap } from '../bounded-map.js';
 
 /** What a target looks like to the router. Gauge values: 0 healthy, 1 half-open, 2 cooling. */
 export type TargetState = 'healthy' | 'half-open' | 'cooling';
@@ -102,8 +103,15 @@ interface Entry {
 /** How long requests that find the probe out are told to wait (`retry-after`), at most. */
 const PROBE_WAIT_MS = 1_000;
 
-/** Targets remembered at most; healthy ones are forgotten first (model ids of glob routes come from callers). */
-const MAX_ENTRIES = 4_096;
+/**
+ * Targets remembered at most (model ids of glob routes come from callers).
+ * The oldest closed target is forgotten first (only its failure count goes:
+ * it needs `failures` more to cool); a cooling target is forgotten only when
+ * every remembered one cools, and then takes traffic again at once.
+ */
+export const MAX_TARGETS = 4_096;
+/** Characters of the remembered targets' keys, at most (1 Mi). */
+export const MAX_TARGET_CHARS = 1_048_576;
 
 /** The identity of a target: its upstream's name and the model id sent to it. */
 export function targetKey(upstream: string, model: string): string {
@@ -111,7 +119,8 @@ export function targetKey(upstream: string, model: string): string {
 }
 
 export class HealthTracker {
-  private readonly entries = new Map<string, Entry>();
+  // Read with `peek`: the order is the order targets were first remembered in.
+  private readonly entries = new BoundedMap<string, Entry>({ maxEntries: MAX_TARGETS, maxChars: MAX_TARGET_CHARS, isPinned: (entry) => entry.open });
   private readonly listeners = new Set<(change: HealthChange) => void>();
   readonly failures: number;
   readonly baseMs: number;
@@ -133,9 +142,14 @@ export class HealthTracker {
 
   /** The state of a target now. */
   state(key: string): TargetState {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (!entry?.open) return 'healthy';
     return entry.until > this.now() ? 'cooling' : 'half-open';
+  }
+
+  /** Targets remembered. */
+  get size(): number {
+    return this.entries.size;
   }
 
   /** Every remembered target with its state (metrics). */
@@ -149,7 +163,7 @@ export class HealthTracker {
    * else `undefined`. Takes nothing: see `admit`.
    */
   cooling(key: string): Cooling | undefined {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (!entry?.open) return undefined;
     const now = this.now();
     if (entry.until > now) return { key, until: entry.until, cause: entry.cause };
@@ -160,7 +174,7 @@ export class HealthTracker {
 
   /** A ticket to send to the target, or its cooling. In half-open, only the first caller gets one (the probe). */
   admit(key: string): HealthTicket | Cooling {
-    const entry = this.entries.get(key);
+    const entry = this.entries.peek(key);
     if (!entry?.open) return { key, probe: false };
     const blocked = this.cooling(key);
     if (blocked) return blocked;
@@ -171,7 +185,7 @@ export class HealthTracker {
   /** Records how an attempt went. `upstream` and `model` name the target in metrics. */
   settle(ticket: HealthTicket, outcome: AttemptHealth, upstream: string, model: string): void {
     const { key } = ticket;
-    let entry = this.entries.get(key);
+    let entry = this.entries.peek(key);
     if (entry && ticket.probe) entry.probeAt = -1;
     switch (outcome.kind) {
       case 'neutral':
@@ -208,7 +222,7 @@ export class HealthTracker {
   /** Takes over a cooldown another instance started, unless this one already cools longer. */
   adopt(cooldown: AdoptedCooldown): void {
     const until = this.now() + cooldown.remainingMs;
-    const entry = this.entries.get(cooldown.key) ?? this.create(cooldown.key, cooldown.upstream, cooldown.model);
+    const entry = this.entries.peek(cooldown.key) ?? this.create(cooldown.key, cooldown.upstream, cooldown.model);
     if (entry.open && entry.until >= until) return;
     const wasCooling = this.state(cooldown.key) === 'cooling';
     entry.open = true;
@@ -228,22 +242,9 @@ export class HealthTracker {
   }
 
   private create(key: string, upstream: string, model: string): Entry {
-    if (this.entries.size >= MAX_ENTRIES) this.forgetOne();
     const entry: Entry = { upstream, model, failures: 0, level: 0, open: false, until: 0, cause: 'failures', probeAt: -1 };
     this.entries.set(key, entry);
     return entry;
-  }
-
-  /** Forgets the oldest closed entry (only failures counted), else the oldest entry. */
-  private forgetOne(): void {
-    for (const [key, entry] of this.entries) {
-      if (!entry.open) {
-        this.entries.delete(key);
-        return;
-      }
-    }
-    const oldest = this.entries.keys().next();
-    if (!oldest.done) this.entries.delete(oldest.value);
   }
 
   private emit(change: HealthChange): void {

@@ -3,7 +3,9 @@
  * store (several apps, or tests) see each other's cooldowns at once. One
  * gateway on its own needs none: its state is in memory already.
  */
+import { BoundedMap } from '../bounded-map.js';
 import type { HealthStore, SharedCooldown } from './health-store.js';
+import { MAX_TARGET_CHARS, MAX_TARGETS } from './health.js';
 
 /** Options of {@link memoryHealthStore}. */
 export interface MemoryHealthStoreOptions {
@@ -26,7 +28,8 @@ interface Held {
  */
 export function memoryHealthStore(options: MemoryHealthStoreOptions = {}): HealthStore {
   const now = options.now ?? Date.now;
-  const held = new Map<string, Held>();
+  // As many cooldowns as a tracker remembers targets; when full, ended ones go before live ones.
+  const held = new BoundedMap<string, Held>({ maxEntries: MAX_TARGETS, maxChars: MAX_TARGET_CHARS, isPinned: (entry) => entry.until > now() });
   const listeners = new Set<(cooldowns: readonly SharedCooldown[]) => void>();
   const active = (): SharedCooldown[] => {
     const at = now();
@@ -50,7 +53,7 @@ export function memoryHealthStore(options: MemoryHealthStoreOptions = {}): Healt
   return {
     publish(cooldown) {
       const until = now() + cooldown.remainingMs;
-      const current = held.get(cooldown.key);
+      const current = held.peek(cooldown.key);
       if (current && current.until >= until) return;
       held.set(cooldown.key, { cooldown: { ...cooldown }, until });
       for (const listener of listeners) deliver(listener, [cooldown]);

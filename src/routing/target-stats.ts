@@ -5,10 +5,22 @@
  *
  * @internal
  */
+import { BoundedMap } from '../bounded-map.js';
 import type { Upstream } from '../upstreams/upstream.js';
 
 /** Weight of the newest time-to-first-byte sample in the moving average. */
 export const LATENCY_SMOOTHING = 0.3;
+
+/**
+ * Model ids remembered per upstream. A route's own targets are a handful; a
+ * glob route sends the caller's model id on, so the ids are the caller's to
+ * choose. A forgotten id starts again with no latency sample (least-latency
+ * tries it as new); ids with calls in flight go last, so least-busy keeps
+ * counting them.
+ */
+export const MAX_MODELS_PER_UPSTREAM = 1_024;
+/** Characters of model ids remembered per upstream (1 Mi: 1,024 ids of 1,024 characters). */
+export const MAX_MODEL_CHARS_PER_UPSTREAM = 1_048_576;
 
 /** One deployment's figures. */
 export interface TargetStat {
@@ -27,7 +39,7 @@ export interface StatTarget {
 /** The figures of every deployment one gateway instance calls. */
 export class TargetStats {
   // Keyed by the upstream object, then the model id: no string is built per request.
-  private readonly byUpstream = new WeakMap<Upstream, Map<string, TargetStat>>();
+  private readonly byUpstream = new WeakMap<Upstream, BoundedMap<string, TargetStat>>();
 
   constructor(private readonly smoothing = LATENCY_SMOOTHING) {}
 
@@ -35,7 +47,7 @@ export class TargetStats {
   of(target: StatTarget): TargetStat {
     let models = this.byUpstream.get(target.upstream);
     if (models === undefined) {
-      models = new Map();
+      models = new BoundedMap({ maxEntries: MAX_MODELS_PER_UPSTREAM, maxChars: MAX_MODEL_CHARS_PER_UPSTREAM, isPinned: (stat) => stat.inFlight > 0 });
       this.byUpstream.set(target.upstream, models);
     }
     let stat = models.get(target.model);
@@ -44,6 +56,11 @@ export class TargetStats {
       models.set(target.model, stat);
     }
     return stat;
+  }
+
+  /** Model ids remembered for `upstream`. */
+  modelsOf(upstream: Upstream): number {
+    return this.byUpstream.get(upstream)?.size ?? 0;
   }
 
   /** A call to `target` starts. */

@@ -15,12 +15,20 @@
  *
  * `input_tokens` excludes both cache figures, as the vendor reports it.
  */
+import { BoundedMap } from '../bounded-map.js';
 import type { ModelEntry } from '../models/catalog.js';
 import { measureMessagesPrompt, REPLY_PRIMING, type MessagesTokenInput } from '../tokens/count-messages-tokens.js';
 import { hashString } from './random.js';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 const ONE_HOUR = 60 * 60 * 1000;
+/**
+ * Cached prefixes remembered per simulator, the most recently used (keys are
+ * short digests; callers choose how many distinct prompts they send). A
+ * forgotten prefix is written again on its next use, as a vendor's cache
+ * may evict it too.
+ */
+export const MAX_CACHED_PREFIXES = 10_000;
 
 /** The usage fields that depend on caching. */
 export interface CacheUsage {
@@ -36,6 +44,8 @@ export interface PromptCache {
   bill(request: MessagesTokenInput & { cache_control?: unknown }, entry: ModelEntry): CacheUsage;
   /** Forgets every cached prefix. */
   clear(): void;
+  /** Prefixes remembered. */
+  readonly size: number;
 }
 
 interface Entry {
@@ -84,9 +94,12 @@ function findBreakpoints(request: MessagesTokenInput & { cache_control?: unknown
 
 /** A prompt cache reading time from `now` (milliseconds). */
 export function createPromptCache(now: () => number): PromptCache {
-  const entries = new Map<string, Entry>();
+  const entries = new BoundedMap<string, Entry>({ maxEntries: MAX_CACHED_PREFIXES });
   return {
     clear: () => entries.clear(),
+    get size() {
+      return entries.size;
+    },
     bill(request, entry) {
       const { total, points } = findBreakpoints(request, entry.id);
       const usage: CacheUsage = {

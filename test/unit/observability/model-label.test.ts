@@ -52,3 +52,23 @@ describe('createModelLabel', () => {
     expect(simulatorOnly('gpt-4o')).toBeUndefined();
   });
 });
+
+describe('createModelLabel for upstream model ids', () => {
+  const list: Route[] = [
+    { match: 'house-*', upstream, model: 'house-deployment-7', fallbacks: [{ upstream, model: 'backup-deployment' }, upstream] },
+    { match: 'pool', targets: [{ upstream, model: 'pool-east' }, { upstream, model: (id) => `${id}-west` }] },
+    { match: '*', upstream },
+  ];
+  const label = createModelLabel({ catalog: DEFAULT_CATALOG, routedIds: new Set(['pool']), routes: { list, router: createRouter(list) } });
+
+  it('names a fixed id a route renames to (route, targets, fallbacks) by itself', () => {
+    expect(label('house-deployment-7', list[0])).toBe('house-deployment-7');
+    expect(label('backup-deployment', list[0])).toBe('backup-deployment');
+    expect(label('pool-east', list[1])).toBe('pool-east');
+  });
+
+  it('labels an id a function or the caller chose by its route', () => {
+    expect(label('pool-west', list[1])).toBe('pool');
+    expect(label('x'.repeat(100_000), list[2])).toBe('*');
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AttemptHealth, type HealthChange, type HealthTicket, HealthTracker, targetKey } from '../../../src/routing/health.js';
+import { type AttemptHealth, type HealthChange, type HealthTicket, HealthTracker, MAX_TARGET_CHARS, MAX_TARGETS, targetKey } from '../../../src/routing/health.js';
 
 const KEY = targetKey('vendor-a', 'claude-x');
 
@@ -162,5 +162,35 @@ describe('HealthTracker', () => {
     expect(t.health.state(targetKey('vendor-a', 'claude-y'))).toBe('healthy');
     expect(t.health.state(targetKey('vendor-b', 'claude-x'))).toBe('healthy');
     expect(t.health.snapshot()).toEqual([{ upstream: 'vendor-a', model: 'claude-x', state: 'cooling' }]);
+  });
+});
+
+describe('HealthTracker bounds', () => {
+  it('remembers at most 4,096 targets, forgetting closed ones before cooling ones', () => {
+    expect(MAX_TARGETS).toBe(4_096);
+    const { health, advance } = tracker({ failures: 2 });
+    const fail = (model: string) => health.settle({ key: targetKey('u', model), probe: false }, FAIL, 'u', model);
+    fail('cooling');
+    fail('cooling');
+    for (let i = 0; i < 10_000; i++) fail(`model-${i}`);
+    expect(health.size).toBe(4_096);
+    expect(health.state(targetKey('u', 'cooling'))).toBe('cooling');
+    advance(1);
+    // The oldest closed target was forgotten: one failure no longer completes its count.
+    fail('model-0');
+    expect(health.state(targetKey('u', 'model-0'))).toBe('healthy');
+    fail('model-9999');
+    expect(health.state(targetKey('u', 'model-9999'))).toBe('cooling');
+  });
+
+  it('remembers at most 1 Mi characters of target keys', () => {
+    expect(MAX_TARGET_CHARS).toBe(1_048_576);
+    const { health } = tracker();
+    for (let i = 0; i < 30; i++) {
+      const model = `${i}-`.padEnd(64 * 1024, 'x');
+      health.settle({ key: targetKey('u', model), probe: false }, FAIL, 'u', model);
+    }
+    // Each key is the JSON of [upstream, model]: a little over 64 Ki characters.
+    expect(health.size).toBe(15);
   });
 });

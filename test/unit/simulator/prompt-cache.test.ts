@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalog, DEFAULT_CATALOG } from '../../../src/models/catalog.js';
 import { createSimulator } from '../../../src/simulator/index.js';
+import { createPromptCache, MAX_CACHED_PREFIXES } from '../../../src/simulator/prompt-cache.js';
 import type { MessagesUsage } from '../../../src/schemas/index.js';
 import { countMessagesRequestTokens } from '../../../src/tokens/count-tokens.js';
 import { SPEC_MATRIX } from '../models/spec-matrix.js';
@@ -160,5 +161,19 @@ describe('prompt caching rules', () => {
     const body = request('vendora-sonnet-4-6', systemOf(1500));
     await send(createSimulator().upstreams.messages, 'messages', body);
     expect(outcome(asMessage(await send(createSimulator().upstreams.messages, 'messages', body)).usage)).toBe('write');
+  });
+});
+
+describe('prompt cache bounds', () => {
+  it('remembers at most the 10,000 most recently used prefixes', () => {
+    expect(MAX_CACHED_PREFIXES).toBe(10_000);
+    const cache = createPromptCache(() => 0);
+    const entry = { ...DEFAULT_CATALOG.get('vendora-sonnet-4-6')!, caching: 'reliable' as const, minCacheableTokens: 1 };
+    const prompt = (i: number) => ({ system: [{ type: 'text' as const, text: `prompt ${i}`, cache_control: { type: 'ephemeral' as const } }], messages: [{ role: 'user' as const, content: 'hi' }] });
+    for (let i = 0; i < 12_000; i++) cache.bill(prompt(i), entry);
+    expect(cache.size).toBe(10_000);
+    // The newest prefix is still cached (a read); the oldest was forgotten (a write).
+    expect(cache.bill(prompt(11_999), entry).cache_read_input_tokens).toBeGreaterThan(0);
+    expect(cache.bill(prompt(0), entry).cache_read_input_tokens).toBe(0);
   });
 });
