@@ -67,7 +67,8 @@ export interface GatewayOptions extends ObservabilityOptions {
    * until a non-streamed answer's whole body. Past it the client gets a 504
    * (`timeout_error`) and the upstream request is aborted; a retry whose
    * wait would end past it is not made (the last answer is relayed instead).
-   * A started stream is bounded by the upstream's idle time-out instead.
+   * A started stream is bounded by the upstream's idle time-out and by
+   * `streamBounds` instead.
    * 0 disables it. Default 300000 (one first-byte time-out of an upstream).
    */
   requestTimeoutMs?: number;

@@ -73,7 +73,7 @@ export interface Gateway {
   /** Closes upstream connection pools (once: later calls return the same promise). */
   close(): Promise<void>;
   /**
-   * Graceful shutdown: new model calls are refused at once (503 / 529
+   * Graceful shutdown: new model calls and token counts are refused at once (503 / 529
    * `overloaded`, "shutting down", `retry-after`); calls in progress run
    * for up to `graceMs` (default 10000); streams still open then end with
    * an error event in their format and their upstream request is aborted;
