@@ -78,7 +78,8 @@ describe.each(['express5', 'koa3'] as Mount[])('admission control on %s', (mount
 
   it('under a burst of ten times its capacity: every extra call is refused with no upstream call, the admitted streams complete, the count returns to zero', async () => {
     const CAPACITY = 6;
-    const { url } = await start({ maxInFlight: CAPACITY, queueMs: 200, maxQueued: 2 });
+    // One key here: its share is every place, so the instance's own limit is what the burst meets.
+    const { url } = await start({ maxInFlight: CAPACITY, maxPerPrincipal: CAPACITY, queueMs: 200, maxQueued: 2 });
     const chat = openAIClient(url);
     const admitted = await Promise.all(Array.from({ length: CAPACITY }, () => openStream(chat)));
     expect(upstream.calls).toHaveLength(CAPACITY);
