@@ -5,10 +5,14 @@
  * answered the same way (404 / 405). Through real HTTP on every mount that
  * reads the body itself.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type RequestListener } from 'node:http';
+import express from 'express';
+import Koa from 'koa';
+import { expressGateway } from 'modelgate/express';
+import { koaGateway } from 'modelgate/koa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEY } from '../helpers/e2e-fixtures.js';
-import { type Mount, type StartedApp, startApp } from '../helpers/start-app.js';
+import { listen, type Mount, type StartedApp, startApp } from '../helpers/start-app.js';
 
 /** Announced, never sent in full: the gateway must answer from the headers. */
 const ANNOUNCED = 20_000_000;
@@ -96,5 +100,51 @@ describe.each(MOUNTS)('a caller without a valid key costs no body read on %s', (
     const answer = await postLargeBody(app.url, '/v1/chat/completions', { authorization: `Bearer ${KEY}` });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { message: expect.stringContaining('1048576-byte limit') } });
+  });
+});
+
+describe('composed steps read no body before the caller is authenticated', () => {
+  let running: Awaited<ReturnType<typeof listen>> | undefined;
+
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  it('Express: authenticate → validate → dispatch answers 401 while the body is on its way; a parser the app runs after authenticate feeds the later steps', async () => {
+    // The embedded simulator answers.
+    const mg = expressGateway({ auth: { keys: [KEY] } });
+    const app = express();
+    app.post('/v1/chat/completions', mg.authenticate, mg.validate, mg.enforceRules, mg.dispatch);
+    // The app's own parser between the steps: it parses only what an authenticated caller sent.
+    app.post('/v1/messages', mg.authenticate, express.json(), mg.validate, mg.dispatch);
+    running = await listen(app as unknown as RequestListener);
+
+    const answer = await postLargeBody(running.url, '/v1/chat/completions', {});
+    expect(answer.status).toBe(401);
+    expect(answer.written).toBeLessThanOrEqual(SENT);
+    expect(answer.headers.connection).toBe('close');
+
+    const served = await fetch(`${running.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEY, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'vendora-haiku-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(served.status).toBe(200);
+    expect(((await served.json()) as { type: string }).type).toBe('message');
+  });
+
+  it('Koa: authenticate → validate → dispatch answers 401 while the body is on its way', async () => {
+    const mg = koaGateway({ auth: { keys: [KEY] } });
+    const app = new Koa();
+    app.silent = true;
+    app.use(mg.steps('chat.completions').authenticate);
+    app.use(mg.validate);
+    app.use(mg.dispatch);
+    running = await listen(app.callback());
+    const answer = await postLargeBody(running.url, '/v1/chat/completions', {});
+    expect(answer.status).toBe(401);
+    expect(answer.written).toBeLessThanOrEqual(SENT);
+    expect(answer.headers.connection).toBe('close');
   });
 });
