@@ -15,7 +15,7 @@ import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
-import { endObservationOnClose, readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { closeIfBodyUnread, deferGatewayRequest, endObservationOnClose, type FrameworkBody, toGatewayRequest } from './node-request.js';
 import { writeGatewayResponse } from './node-response.js';
 
 /** An Express middleware (no default parameters: Express reads `fn.length`). */
@@ -89,14 +89,19 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
   const gateway = toGateway(gatewayOrOptions, 'expressGateway');
   const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
 
-  async function contextOf(req: Request, res: Response, url?: string): Promise<GatewayContext> {
+  /** What a parser of the app's (`express.json()`, with `keepRawBody`) made of the body, before the gateway or between its steps. */
+  const frameworkBody = (req: Request) => (): FrameworkBody => {
+    const withRaw = req as Request & { rawBody?: string | Uint8Array };
+    return { parsedBody: req.body, ...(withRaw.rawBody !== undefined ? { rawBody: withRaw.rawBody } : {}) };
+  };
+
+  /** The request's context, made by its first step; the body stays unread until an authenticated step needs it. */
+  function contextOf(req: Request, res: Response, url?: string): GatewayContext {
     const existing = res.locals.modelgate as GatewayContext | undefined;
     if (existing) return existing;
-    const withRaw = req as Request & { rawBody?: string | Uint8Array };
-    const request = await readGatewayRequest(req, res, {
+    const request = deferGatewayRequest(req, res, {
       ...(url !== undefined ? { url } : {}),
-      parsedBody: req.body,
-      ...(withRaw.rawBody !== undefined ? { rawBody: withRaw.rawBody } : {}),
+      frameworkBody: frameworkBody(req),
       ...(limit !== undefined ? { limit } : {}),
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
     });
@@ -114,7 +119,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
         let ctx: GatewayContext | undefined;
         let response: GatewayResponse | void;
         try {
-          ctx = await contextOf(req, res, stepUrl);
+          ctx = contextOf(req, res, stepUrl);
           response = await step(ctx, req);
         } catch (error) {
           ctx ??= gateway.begin(toGatewayRequest(req, res, stepUrl !== undefined ? { url: stepUrl } : {}));
@@ -122,11 +127,13 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
         }
         // Outside the try: the app's own later middleware handles its own errors.
         if (!response) return next();
-        await writeGatewayResponse(res, gateway.finish(ctx, response));
+        await writeGatewayResponse(res, closeIfBodyUnread(req, gateway.finish(ctx, response)));
       })();
     };
 
   const dispatch: Step = (ctx) => gateway.dispatch(ctx);
+  // The body is read here at the latest (the caller authenticated first), then checked.
+  const validate: Step = (ctx) => gateway.readBody(ctx).then(() => gateway.validate(ctx));
   const at = (path: string) => (req: Request) => withQuery(path, req.originalUrl ?? req.url);
 
   // Paths outside /v1 belong to the app: pass them on.
@@ -146,7 +153,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
           if (principal) ctx.principal = principal;
           else await gateway.authenticate(ctx);
         }, url),
-      validate: middleware((ctx) => gateway.validate(ctx), url),
+      validate: middleware(validate, url),
       enforceRules: middleware((ctx) => gateway.enforceRules(ctx), url),
       dispatch: middleware(dispatch, url),
     };

@@ -11,7 +11,7 @@ import type { GatewayContext } from '../src/gateway-context.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { sendGatewayResponse } from './fastify-reply.js';
-import { endObservationOnClose, readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { closeIfBodyUnread, deferGatewayRequest, endObservationOnClose, type FrameworkBody, toGatewayRequest } from './node-request.js';
 import { type GatewayOrOptions, toGateway } from './to-gateway.js';
 import { GatewayConfigError } from '../src/options/gateway-config-error.js';
 import { got } from '../src/options/option-schemas.js';
@@ -74,15 +74,19 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
   const bodyTimeoutMs = gateway.options.bodyTimeoutMs;
   const contexts = new WeakMap<FastifyRequest, GatewayContext>();
 
-  async function contextOf(request: FastifyRequest, reply: FastifyReply, url: string): Promise<GatewayContext> {
+  /** Bytes a raw-body plugin kept win, then what the route's parser made of the body (asked again when the body is read). */
+  const frameworkBody = (request: FastifyRequest) => (): FrameworkBody => {
+    const rawBody = (request as FastifyRequest & { rawBody?: string | Uint8Array }).rawBody;
+    return { parsedBody: request.body, ...(rawBody !== undefined ? { rawBody } : {}) };
+  };
+
+  /** The request's context, made by its first hook; a body Fastify has not parsed stays unread until an authenticated step needs it. */
+  function contextOf(request: FastifyRequest, reply: FastifyReply, url: string): GatewayContext {
     const existing = contexts.get(request);
     if (existing) return existing;
-    // Bytes a raw-body plugin kept win; the gateway's own routes leave the stream unread for the core's limit.
-    const rawBody = (request as FastifyRequest & { rawBody?: string | Uint8Array }).rawBody;
-    const gatewayRequest = await readGatewayRequest(request.raw, reply.raw, {
+    const gatewayRequest = deferGatewayRequest(request.raw, reply.raw, {
       url,
-      parsedBody: request.body,
-      ...(rawBody !== undefined ? { rawBody } : {}),
+      frameworkBody: frameworkBody(request),
       ...(limit !== undefined ? { limit } : {}),
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
     });
@@ -98,17 +102,19 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
       let ctx: GatewayContext | undefined;
       let response: GatewayResponse | void;
       try {
-        ctx = await contextOf(request, reply, stepUrl);
+        ctx = contextOf(request, reply, stepUrl);
         response = await step(ctx, request);
       } catch (error) {
         ctx ??= gateway.begin(toGatewayRequest(request.raw, reply.raw, { url: stepUrl }));
         response = gateway.renderError(ctx, error);
       }
       if (!response) return undefined;
-      return sendGatewayResponse(reply, gateway.finish(ctx, response));
+      return sendGatewayResponse(reply, closeIfBodyUnread(request.raw, gateway.finish(ctx, response)));
     };
 
   const dispatch: Step = (ctx) => gateway.dispatch(ctx);
+  // The body is read here at the latest (the caller authenticated first), then checked.
+  const validate: Step = (ctx) => gateway.readBody(ctx).then(() => gateway.validate(ctx));
 
   function stepsAt(url: UrlOf): FastifySteps {
     return {
@@ -119,7 +125,7 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
           if (principal) ctx.principal = principal;
           else await gateway.authenticate(ctx);
         }, url),
-      validate: hook((ctx) => gateway.validate(ctx), url),
+      validate: hook(validate, url),
       enforceRules: hook((ctx) => gateway.enforceRules(ctx), url),
       dispatch: hook(dispatch, url),
     };

@@ -1,11 +1,14 @@
 /**
  * Web `Request` → the core's `GatewayRequest`: the path from its `/v1`
- * segment on, lower-case headers, the body read within the gateway's limit,
- * and the request's own `signal` (fired by the server when the client leaves).
+ * segment on, lower-case headers, the body left for the gateway to read
+ * within its limit once the caller is authenticated, and the request's own
+ * `signal` (fired by the server when the client leaves).
  */
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import { type GatewayError, isGatewayError } from '../src/errors.js';
-import type { GatewayRequest, IncomingHeaders } from '../src/types.js';
+import { loadRequestBody } from '../src/load-request-body.js';
+import type { GatewayRequest, GatewayResponse, IncomingHeaders } from '../src/types.js';
+import { closeForUnreadBody } from './unread-body.js';
 import { fromV1Segment } from './v1-path.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -129,14 +132,37 @@ function readBodyInTime(request: Request, limit: number | undefined, timeoutMs: 
 }
 
 /**
- * Builds the core's request, reading the body of body methods (up to
- * `limit`, within `bodyTimeoutMs`, default 60 s). Rejects with a 413
- * `GatewayError` over the limit, a 408 when the body is late.
+ * Builds the core's request without reading the body: for body methods its
+ * `readBody` reads it (up to `limit`, within `bodyTimeoutMs`, default 60 s)
+ * when the gateway asks, which it does only for an authenticated caller.
  */
-export async function readGatewayRequest(request: Request, limit?: number, bodyTimeoutMs: number = DEFAULT_BODY_TIMEOUT_MS): Promise<GatewayRequest> {
+export function deferGatewayRequest(request: Request, limit?: number, bodyTimeoutMs: number = DEFAULT_BODY_TIMEOUT_MS): GatewayRequest {
   // The app's fault, not the client's (a 500, reported to `onError`): say what to change.
   if (request.bodyUsed) throw new Error('modelgate: the request body was already read; pass the handler the request before anything reads its body, or a clone() of it.');
   const gatewayRequest = toGatewayRequest(request);
-  if (BODY_METHODS.has(request.method)) gatewayRequest.rawBody = await readBodyInTime(request, limit, bodyTimeoutMs);
+  if (BODY_METHODS.has(request.method)) gatewayRequest.readBody = () => readBodyInTime(request, limit, bodyTimeoutMs);
   return gatewayRequest;
+}
+
+/**
+ * Builds the core's request, reading the body of body methods (up to
+ * `limit`, within `bodyTimeoutMs`, default 60 s). Rejects with a 413
+ * `GatewayError` over the limit, a 408 when the body is late. The fetch
+ * handler uses {@link deferGatewayRequest} instead, which leaves the body
+ * unread until the caller is authenticated.
+ */
+export async function readGatewayRequest(request: Request, limit?: number, bodyTimeoutMs: number = DEFAULT_BODY_TIMEOUT_MS): Promise<GatewayRequest> {
+  const gatewayRequest = deferGatewayRequest(request, limit, bodyTimeoutMs);
+  await loadRequestBody(gatewayRequest);
+  return gatewayRequest;
+}
+
+/**
+ * Closes the connection after the answer to a request whose body nothing
+ * read, when that body may be large (see `unread-body.ts`): a Node server
+ * (`@hono/node-server`) then stops instead of reading the rest.
+ */
+export function closeIfBodyUnread(request: Request, response: GatewayResponse): GatewayResponse {
+  if (request.bodyUsed || request.body === null) return response;
+  return closeForUnreadBody(response, request.headers.get('content-length'), request.headers.has('transfer-encoding'));
 }

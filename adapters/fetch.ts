@@ -10,7 +10,7 @@ import type { Gateway } from '../src/gateway.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/read-json-body.js';
 import type { GatewayRequest } from '../src/types.js';
 import { AbortTrigger } from '../src/signals/abort-source.js';
-import { readGatewayRequest, toGatewayRequest } from './fetch-request.js';
+import { closeIfBodyUnread, deferGatewayRequest, toGatewayRequest } from './fetch-request.js';
 import { toResponse } from './fetch-response.js';
 import { withLightSignal } from './light-request.js';
 import { type GatewayOrOptions, toGateway } from './to-gateway.js';
@@ -44,7 +44,8 @@ export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHan
   const handler = async (request: Request): Promise<Response> => {
     let gatewayRequest: GatewayRequest;
     try {
-      gatewayRequest = await readGatewayRequest(request, limit, gateway.options.bodyTimeoutMs);
+      // The body stays unread until the caller is authenticated (and a model call has its place).
+      gatewayRequest = deferGatewayRequest(request, limit, gateway.options.bodyTimeoutMs);
     } catch (error) {
       const ctx = gateway.begin(toGatewayRequest(request));
       return toResponse(gateway.finish(ctx, gateway.renderError(ctx, error)));
@@ -58,12 +59,12 @@ export function createFetchHandler(gatewayOrOptions: GatewayOrOptions): FetchHan
     // (No `once` option: an abort fires once anyway, and the option costs a lookup per request.)
     else request.signal.addEventListener('abort', abort);
     gatewayRequest = withLightSignal(gatewayRequest, left);
-    return toResponse(await gateway.handle(gatewayRequest), abort);
+    return toResponse(closeIfBodyUnread(request, await gateway.handle(gatewayRequest)), abort);
   };
   return Object.assign(handler, { gateway, shutdown: (options?: ShutdownOptions) => gateway.shutdown(options) });
 }
 
-export { gatewayPath, readGatewayRequest, readRequestBody, toGatewayRequest } from './fetch-request.js';
+export { closeIfBodyUnread, deferGatewayRequest, gatewayPath, readGatewayRequest, readRequestBody, toGatewayRequest } from './fetch-request.js';
 export { toReadableStream, toResponse } from './fetch-response.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';

@@ -15,7 +15,7 @@ import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { ChunkReadable, exposeDisconnect } from './koa-stream-body.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
-import { endObservationOnClose, readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { closeIfBodyUnread, deferGatewayRequest, endObservationOnClose, type FrameworkBody, toGatewayRequest } from './node-request.js';
 
 /** The gateway's steps as Koa middlewares; the context travels in `ctx.state.modelgate`. */
 export interface KoaSteps {
@@ -78,14 +78,19 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
   const gateway = toGateway(gatewayOrOptions, 'koaGateway');
   const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
 
-  async function contextOf(ctx: Context, url?: string): Promise<GatewayContext> {
+  /** What a body parser of the app's (`@koa/bodyparser`) made of the body, before the gateway or between its steps. */
+  const frameworkBody = (ctx: Context) => (): FrameworkBody => {
+    const koaRequest = ctx.request as Context['request'] & { body?: unknown; rawBody?: string };
+    return { parsedBody: koaRequest.body, ...(koaRequest.rawBody !== undefined ? { rawBody: koaRequest.rawBody } : {}) };
+  };
+
+  /** The request's context, made by its first step; the body stays unread until an authenticated step needs it. */
+  function contextOf(ctx: Context, url?: string): GatewayContext {
     const existing = ctx.state.modelgate as GatewayContext | undefined;
     if (existing) return existing;
-    const koaRequest = ctx.request as Context['request'] & { body?: unknown; rawBody?: string };
-    const request = await readGatewayRequest(ctx.req, ctx.res, {
+    const request = deferGatewayRequest(ctx.req, ctx.res, {
       url: url ?? ctx.url,
-      parsedBody: koaRequest.body,
-      ...(koaRequest.rawBody !== undefined ? { rawBody: koaRequest.rawBody } : {}),
+      frameworkBody: frameworkBody(ctx),
       ...(limit !== undefined ? { limit } : {}),
       ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
     });
@@ -101,7 +106,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
       let gctx: GatewayContext | undefined;
       let response: GatewayResponse | void;
       try {
-        gctx = await contextOf(ctx, stepUrl);
+        gctx = contextOf(ctx, stepUrl);
         response = await step(gctx, ctx);
       } catch (error) {
         gctx ??= gateway.begin(toGatewayRequest(ctx.req, ctx.res, { url: stepUrl ?? ctx.url }));
@@ -109,10 +114,12 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
       }
       // Outside the try: errors of the app's own later middleware are the app's, not the gateway's.
       if (!response) return next();
-      respond(ctx, gateway.finish(gctx, response));
+      respond(ctx, closeIfBodyUnread(ctx.req, gateway.finish(gctx, response)));
     };
 
   const dispatch: Step = (gctx) => gateway.dispatch(gctx);
+  // The body is read here at the latest (the caller authenticated first), then checked.
+  const validate: Step = (gctx) => gateway.readBody(gctx).then(() => gateway.validate(gctx));
   const all = middleware(dispatch);
   const root = async function modelgate(ctx: Context, next: Next) {
     if (!ctx.path.startsWith('/v1/') && ctx.path !== '/v1') return next();
@@ -129,7 +136,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
           if (principal) gctx.principal = principal;
           else await gateway.authenticate(gctx);
         }, url),
-      validate: middleware((gctx) => gateway.validate(gctx), url),
+      validate: middleware(validate, url),
       enforceRules: middleware((gctx) => gateway.enforceRules(gctx), url),
       dispatch: middleware(dispatch, url),
     };

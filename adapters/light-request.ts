@@ -16,6 +16,7 @@ export interface RequestFields {
   headers: IncomingHeaders;
   body?: unknown;
   rawBody?: Uint8Array;
+  readBody?: () => Promise<Uint8Array>;
 }
 
 /** A request whose `signal` is made on first read (a spread copy reads it); assigning one detaches the trigger. */
@@ -25,6 +26,7 @@ class LightRequest extends LightSignalHolder implements GatewayRequest {
   declare headers: IncomingHeaders;
   declare body?: unknown;
   declare rawBody?: Uint8Array;
+  declare readBody?: () => Promise<Uint8Array>;
   declare signal: AbortSignal;
 
   constructor(fields: RequestFields, trigger: AbortTrigger) {
@@ -35,6 +37,7 @@ class LightRequest extends LightSignalHolder implements GatewayRequest {
     this.defineSignal(trigger);
     if (fields.rawBody !== undefined) this.rawBody = fields.rawBody;
     else if (fields.body !== undefined) this.body = fields.body;
+    if (fields.readBody !== undefined) this.readBody = fields.readBody;
   }
 }
 

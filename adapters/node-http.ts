@@ -9,11 +9,12 @@ import type { Gateway } from '../src/gateway.js';
 import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import { DEFAULT_MAX_BODY_BYTES } from '../src/read-json-body.js';
 import type { GatewayRequest, GatewayResponse } from '../src/types.js';
-import { readGatewayRequest, toGatewayRequest } from './node-request.js';
+import { closeIfBodyUnread, deferGatewayRequest, toGatewayRequest } from './node-request.js';
 import { writeGatewayResponse } from './node-response.js';
 import { type GatewayOrOptions, toGateway } from './to-gateway.js';
 
-export { clientSignal, readGatewayRequest, readRawBody, toGatewayRequest } from './node-request.js';
+export { clientSignal, closeIfBodyUnread, deferGatewayRequest, readGatewayRequest, readRawBody, toGatewayRequest } from './node-request.js';
+export type { FrameworkBody, NodeBodyOptions } from './node-request.js';
 export { writeGatewayResponse } from './node-response.js';
 
 export { type GatewayOrOptions, toGateway } from './to-gateway.js';
@@ -50,7 +51,10 @@ export function createNodeHandler(gatewayOrOptions: GatewayOrOptions): NodeHandl
 
 /**
  * Runs the whole gateway for a Node request and returns the response to
- * write. Body read failures (413, 408) come back as error responses. Never rejects.
+ * write. The body is read only once the caller's key verified (and a model
+ * call has its place); a request answered without it (401, 404, ...) and
+ * whose body may be large closes the connection instead of reading it.
+ * Body read failures (413, 408) come back as error responses. Never rejects.
  */
 export async function handleNodeRequest(
   gateway: Gateway,
@@ -58,14 +62,15 @@ export async function handleNodeRequest(
   res: ServerResponse,
   options: { url?: string; parsedBody?: unknown; rawBody?: string | Uint8Array; limit?: number; bodyTimeoutMs?: number } = {},
 ): Promise<GatewayResponse> {
+  const { parsedBody, rawBody, ...rest } = options;
   let request: GatewayRequest;
   try {
-    request = await readGatewayRequest(req, res, options);
+    request = deferGatewayRequest(req, res, { ...rest, frameworkBody: () => ({ parsedBody, ...(rawBody !== undefined ? { rawBody } : {}) }) });
   } catch (error) {
     const ctx = gateway.begin(toGatewayRequest(req, res, options.url !== undefined ? { url: options.url } : {}));
     return gateway.finish(ctx, gateway.renderError(ctx, error));
   }
-  return gateway.handle(request);
+  return closeIfBodyUnread(req, await gateway.handle(request));
 }
 
 export { createGateway } from '../src/gateway.js';

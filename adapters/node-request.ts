@@ -1,14 +1,17 @@
 /**
- * Node request → the core's `GatewayRequest`: the body read within the
- * gateway's limit (or taken from a framework that read it), and a signal
- * that fires when the client leaves. Shared by every adapter.
+ * Node request → the core's `GatewayRequest`: the body taken from a
+ * framework that read it, or left for the gateway to read within its limit
+ * once the caller is authenticated, and a signal that fires when the client
+ * leaves. Shared by every adapter.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyCutError, bodyTimeoutError, DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, tooLargeError } from '../src/read-json-body.js';
 import type { GatewayContext } from '../src/gateway-context.js';
-import type { GatewayRequest } from '../src/types.js';
+import { loadRequestBody } from '../src/load-request-body.js';
+import type { GatewayRequest, GatewayResponse } from '../src/types.js';
 import { AbortTrigger } from '../src/signals/abort-source.js';
 import { type RequestFields, withLightSignal } from './light-request.js';
+import { closeForUnreadBody } from './unread-body.js';
 
 /**
  * Reads a request body up to `limit` bytes within `timeoutMs` (default
@@ -97,34 +100,94 @@ export function endObservationOnClose(ctx: GatewayContext, res: ServerResponse):
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** What a framework kept of the body: its bytes (`keepRawBody`, a raw-body plugin), or what its parser made of them. */
+export interface FrameworkBody {
+  parsedBody?: unknown;
+  rawBody?: string | Uint8Array;
+}
+
+/** Where the body comes from, and the limits it is read within. */
+export interface NodeBodyOptions {
+  url?: string;
+  /** What the framework kept of the body, asked when the request is built and again when the gateway reads the body. */
+  frameworkBody?: () => FrameworkBody;
+  limit?: number;
+  bodyTimeoutMs?: number;
+}
+
+const toBytes = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? Buffer.from(body) : body);
+
+/**
+ * A body a framework already read: its bytes, or what its parser made of
+ * them (within the gateway's own limit, the parser's may be larger, as far
+ * as the size was announced). Undefined while the stream is unread.
+ */
+function frameworkRead(req: IncomingMessage, framework: FrameworkBody, limit: number): { rawBody: Uint8Array } | { body: unknown } | undefined {
+  if (framework.rawBody !== undefined) return { rawBody: toBytes(framework.rawBody) };
+  if (!req.readableEnded) return undefined;
+  const announced = Number(req.headers['content-length']);
+  if (Number.isFinite(announced) && announced > limit) throw tooLargeError(limit);
+  return { body: framework.parsedBody };
+}
+
+/**
+ * Builds the core's request without reading the body: bytes or a parsed
+ * body the framework already has are used as they are; otherwise the
+ * request's `readBody` reads the raw bytes (up to `limit`, within
+ * `bodyTimeoutMs`) when the gateway asks, which it does only for an
+ * authenticated caller. Throws a 413 `GatewayError` when a framework read
+ * a body announced over the limit.
+ */
+export function deferGatewayRequest(req: IncomingMessage, res: ServerResponse, options: NodeBodyOptions = {}): GatewayRequest {
+  const base = { ...(options.url !== undefined ? { url: options.url } : {}) };
+  if (!BODY_METHODS.has(req.method ?? 'GET')) return toGatewayRequest(req, res, base);
+  const limit = options.limit ?? DEFAULT_MAX_BODY_BYTES;
+  const read = frameworkRead(req, options.frameworkBody?.() ?? {}, limit);
+  if (read !== undefined) return toGatewayRequest(req, res, { ...base, ...read });
+  const request = toGatewayRequest(req, res, base);
+  request.readBody = async () => {
+    // An app may run its own body parser between the gateway's steps: use what it kept.
+    const meanwhile = frameworkRead(req, options.frameworkBody?.() ?? {}, limit);
+    if (meanwhile === undefined) return readRawBody(req, limit, options.bodyTimeoutMs);
+    if ('rawBody' in meanwhile) return meanwhile.rawBody;
+    if (meanwhile.body === undefined) {
+      // The app's fault, not the client's (a 500, reported to `onError`): say what to change.
+      throw new Error("modelgate: the request body was read between the gateway's steps by something that left neither its bytes (req.rawBody) nor what it parsed (req.body); run body parsers before the gateway's steps, or let the gateway read the body.");
+    }
+    return Buffer.from(JSON.stringify(meanwhile.body));
+  };
+  return request;
+}
+
 /**
  * Builds the core's request, reading the body when a framework has not:
  * bytes a framework kept (`rawBody`) win, then a body parser's result when
  * the stream was consumed, else the raw bytes are read here (up to `limit`,
  * within `bodyTimeoutMs`). Rejects with a 413 `GatewayError` over the
- * limit, a 408 past the time-out.
+ * limit, a 408 past the time-out. The adapters use {@link deferGatewayRequest}
+ * instead, which leaves the body unread until the caller is authenticated.
  */
 export async function readGatewayRequest(
   req: IncomingMessage,
   res: ServerResponse,
   options: { url?: string; parsedBody?: unknown; rawBody?: string | Uint8Array; limit?: number; bodyTimeoutMs?: number } = {},
 ): Promise<GatewayRequest> {
-  const base = { ...(options.url !== undefined ? { url: options.url } : {}) };
-  if (!BODY_METHODS.has(req.method ?? 'GET')) return toGatewayRequest(req, res, base);
-  if (options.rawBody !== undefined) {
-    const rawBody = typeof options.rawBody === 'string' ? Buffer.from(options.rawBody) : options.rawBody;
-    return toGatewayRequest(req, res, { ...base, rawBody });
-  }
-  // A body parser already consumed the stream: use what it parsed, within the
-  // gateway's own limit (the parser's may be larger), as far as the size was announced.
-  if (req.readableEnded) {
-    const announced = Number(req.headers['content-length']);
-    const limit = options.limit ?? DEFAULT_MAX_BODY_BYTES;
-    if (Number.isFinite(announced) && announced > limit) throw tooLargeError(limit);
-    return toGatewayRequest(req, res, { ...base, body: options.parsedBody });
-  }
-  const rawBody = await readRawBody(req, options.limit, options.bodyTimeoutMs);
-  return toGatewayRequest(req, res, { ...base, rawBody });
+  const { parsedBody, rawBody, ...rest } = options;
+  const request = deferGatewayRequest(req, res, { ...rest, frameworkBody: () => ({ parsedBody, ...(rawBody !== undefined ? { rawBody } : {}) }) });
+  await loadRequestBody(request);
+  return request;
+}
+
+/**
+ * Closes the connection after the answer to a request whose body nothing
+ * read, when that body may be large (see `unread-body.ts`): Node then stops
+ * once the answer is sent instead of reading the rest to reuse the connection.
+ */
+export function closeIfBodyUnread(req: IncomingMessage, response: GatewayResponse): GatewayResponse {
+  // Never flowing and not complete: no framework, no gateway read touched it, and part of it is still on the way.
+  if (req.readableFlowing !== null || req.complete) return response;
+  const length = req.headers['content-length'];
+  return closeForUnreadBody(response, length, req.headers['transfer-encoding'] !== undefined);
 }
 
 /** Builds the core's request from a Node request. `body`/`rawBody` come from the framework when it read them. */

@@ -63,7 +63,8 @@ async function serve(admission) {
     auth: { keys: [KEY] },
     routes: [{ match: '*', upstream }],
     requestTimeoutMs: 0,
-    ...(admission ? { admission: { maxInFlight: M } } : {}),
+    // One key for every client: its share is every place, as the instance's own limit is what is measured.
+    ...(admission ? { admission: { maxInFlight: M, maxPerPrincipal: M } } : {}),
   });
   const server = createServer(handler);
   server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));

@@ -1,9 +1,10 @@
 /**
  * `createGateway`: the framework-free gateway.
  *
- * A request goes through four steps, each also exposed on its own so that
+ * A request goes through these steps, each also exposed on its own so that
  * adapters can offer them as separate middlewares:
- * route → authenticate → validate → enforce rules → dispatch.
+ * route → authenticate (headers only) → admit (model calls) → read and
+ * validate the body → enforce rules → dispatch.
  * `handle` runs them all and never rejects: failures come back as error
  * responses in the caller's interface format.
  */
@@ -33,6 +34,7 @@ import { applyLimitHeaders } from './limits/limit-headers.js';
 import type { LimitAdmission, LimitRequest } from './limits/limit-request.js';
 import { applyTemperatureRuleFirst } from './handlers/temperature-first.js';
 import type { Catalog } from './models/catalog.js';
+import { hasUnreadBody, loadRequestBody } from './load-request-body.js';
 import { readJsonBody } from './read-json-body.js';
 import { requestRedactor } from './redact/gateway-redactor.js';
 import { redactError, redactRequest } from './redact/redact-error.js';
@@ -55,8 +57,19 @@ export interface Gateway {
   begin(request: GatewayRequest): GatewayContext;
   /** Step 1: 404/405 for unknown paths, then the caller's key → `ctx.principal` (401 when missing or unknown). */
   authenticate(ctx: GatewayContext): Promise<void>;
-  /** Step 2: JSON body and schema → `ctx.body` (400/413/415). */
+  /**
+   * Step 2: JSON body and schema → `ctx.body` (400/413/415). Needs the body's
+   * bytes: when an adapter left them unread (`request.readBody`), the
+   * adapters' validate steps run {@link Gateway.readBody} first.
+   */
   validate(ctx: GatewayContext): void;
+  /**
+   * Step 1½: reads the body an adapter left unread (`request.readBody`), for
+   * the endpoints that take one; authenticates first when no step did, so a
+   * caller without a valid key never has its body buffered. 413 / 408 when
+   * the body is too large or late.
+   */
+  readBody(ctx: GatewayContext): Promise<void>;
   /** Step 3: model permission (403), route (404) and the model matrix's rules (400). */
   enforceRules(ctx: GatewayContext): Promise<void>;
   /**
@@ -218,9 +231,30 @@ export function createGateway(options: GatewayOptions): Gateway {
       const pending = authenticateNow(ctx);
       if (pending) return pending.then(() => enforceRulesNow(ctx));
     }
-    if (!ctx.body) gateway.validate(ctx);
+    if (!ctx.body) {
+      const validating = validateNow(ctx);
+      if (validating) return validating.then(() => enforceRulesNow(ctx));
+    }
     assertModelAllowed(ctx.principal!, ctx.body!.model as string);
     return enforceRequestRules(ctx, runtime);
+  };
+
+  /** The body an adapter left unread, read once the caller is authenticated (only for the endpoints that take one). */
+  const readBodyNow = (ctx: GatewayContext): MaybePromise<void> => {
+    const endpoint = requireEndpoint(ctx);
+    if (!isModelEndpoint(endpoint.name) || !hasUnreadBody(ctx.request)) return;
+    if (!ctx.principal) {
+      const authenticating = authenticateNow(ctx);
+      if (authenticating) return authenticating.then(() => readBodyNow(ctx));
+    }
+    return loadRequestBody(ctx.request);
+  };
+
+  /** Step 2 with the body read first when an adapter left it unread. */
+  const validateNow = (ctx: GatewayContext): MaybePromise<void> => {
+    const reading = readBodyNow(ctx);
+    if (reading) return reading.then(() => gateway.validate(ctx));
+    gateway.validate(ctx);
   };
 
   const admit = (ctx: GatewayContext): MaybePromise<void> => admitCall(ctx, runtime.admission);
@@ -265,7 +299,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (authenticating) return authenticating.then(() => dispatchSteps(ctx));
       }
       if (isModelEndpoint(requireEndpoint(ctx).name)) {
-        if (!ctx.body) gateway.validate(ctx);
+        if (!ctx.body) {
+          const validating = validateNow(ctx);
+          if (validating) return validating.then(() => dispatchSteps(ctx));
+        }
         if (!ctx.route) {
           const enforcing = enforceRulesNow(ctx);
           if (enforcing) return enforcing.then(() => dispatchChecked(ctx));
@@ -308,28 +345,35 @@ export function createGateway(options: GatewayOptions): Gateway {
       ctx.body = parseRequest(BODY_SCHEMAS[endpoint.name], checked) as Record<string, unknown>;
     },
 
+    async readBody(ctx) {
+      return readBodyNow(ctx);
+    },
+
     async enforceRules(ctx) {
       return enforceRulesNow(ctx);
     },
 
     dispatch(ctx) {
-      if (needsPlace(ctx)) {
-        // Over capacity, a model call is refused before the steps it still needs (its body parsed, its caller checked).
-        let admitting: MaybePromise<void>;
-        try {
-          admitting = admit(ctx);
-        } catch (error) {
-          return Promise.reject(error);
+      if (!needsPlace(ctx)) return dispatchSteps(ctx);
+      // The caller first: one without a valid key never holds a place. Then, over capacity, an
+      // authenticated call is refused before the steps it still needs (its body read and parsed).
+      let admitting: MaybePromise<void>;
+      try {
+        if (!ctx.principal) {
+          const authenticating = authenticateNow(ctx);
+          if (authenticating) return authenticating.then(() => gateway.dispatch(ctx));
         }
-        // A step that fails gives the place back (the handler's end does otherwise).
-        const run = (): Promise<GatewayResponse> =>
-          dispatchSteps(ctx).catch((error: unknown) => {
-            ctx.slot?.settle();
-            throw error;
-          });
-        return admitting ? admitting.then(run) : run();
+        admitting = admit(ctx);
+      } catch (error) {
+        return Promise.reject(error);
       }
-      return dispatchSteps(ctx);
+      // A step that fails gives the place back (the handler's end does otherwise).
+      const run = (): Promise<GatewayResponse> =>
+        dispatchSteps(ctx).catch((error: unknown) => {
+          ctx.slot?.settle();
+          throw error;
+        });
+      return admitting ? admitting.then(run) : run();
     },
 
     renderError(ctx, error) {
@@ -358,12 +402,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     async handle(request) {
       const ctx = gateway.begin(request);
       try {
-        // Over capacity, a model call is refused before its body is parsed or its caller checked.
-        const admitting = admit(ctx);
-        if (admitting) await admitting;
+        // The key first, from the headers: a caller without a valid key holds no place and has
+        // no body read. Over capacity, an authenticated call is refused before its body is read.
         const authenticating = authenticateNow(ctx);
         if (authenticating) await authenticating;
-        gateway.validate(ctx);
+        const admitting = admit(ctx);
+        if (admitting) await admitting;
+        const validating = validateNow(ctx);
+        if (validating) await validating;
         const enforcing = enforceRulesNow(ctx);
         if (enforcing) await enforcing;
         return gateway.finish(ctx, await gateway.dispatch(ctx));

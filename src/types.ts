@@ -34,6 +34,16 @@ export interface GatewayRequest {
    * Preferred over `body`: unchanged bodies are forwarded as these bytes.
    */
   rawBody?: Uint8Array;
+  /**
+   * Reads the body's bytes when an adapter has not read them yet (`rawBody`
+   * and `body` unset). The gateway calls it at most once, and only for a
+   * caller whose key verified, on an endpoint that takes a body, once its
+   * model call has its place: an unauthenticated caller's body is never
+   * buffered. Rejects with a `GatewayError` (413 too large, 408 late) to
+   * refuse the request. The adapters set it; without it, `rawBody` / `body`
+   * are the whole body.
+   */
+  readBody?: () => Promise<Uint8Array>;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }

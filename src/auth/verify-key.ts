@@ -13,7 +13,11 @@ export interface StaticKey {
   allowedModels?: readonly string[];
 }
 
-/** Looks a key up; returns the principal, or null when the key is unknown. */
+/**
+ * Looks a key up; returns the principal, or null when the key is unknown.
+ * `request` holds the method, URL and headers: the body is not read yet
+ * (the gateway reads it only for a caller whose key verified).
+ */
 export type VerifyKey = (key: string, request: GatewayRequest) => Principal | null | Promise<Principal | null>;
 
 /**

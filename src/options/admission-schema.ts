@@ -11,11 +11,12 @@ import { type Assert, int, optionsObject, type SameOptions, timerMs } from './op
 export const admissionSchema = optionsObject(
   {
     maxInFlight: int(1, 1_000_000, 'model calls (requests and open streams) this instance serves at once'),
+    maxPerPrincipal: int(1, 1_000_000, 'model calls one principal holds at once').optional(),
     queueMs: timerMs('the longest wait for a free place').optional(),
     maxQueued: int(0, 1_000_000, 'calls waiting for a place at once').optional(),
   },
   'an `admission`',
-  '`{ maxInFlight: number, queueMs?: number, maxQueued?: number }`',
+  '`{ maxInFlight: number, maxPerPrincipal?: number, queueMs?: number, maxQueued?: number }`',
 );
 
 type _AdmissionOptions = Assert<SameOptions<z.input<typeof admissionSchema>, AdmissionOptions>>;

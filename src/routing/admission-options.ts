@@ -1,6 +1,7 @@
 /**
  * The `admission` option: how many model calls one gateway instance serves
- * at once, and how long a call past that may wait for a free place.
+ * at once, how many of them one principal may hold, and how long a call
+ * past that may wait for a free place.
  */
 
 export interface AdmissionOptions {
@@ -13,14 +14,33 @@ export interface AdmissionOptions {
    */
   maxInFlight: number;
   /**
-   * Longest wait, in ms, for a place when every one is taken: calls queue
-   * first come, first served, and are refused when none frees in time.
-   * 0 (default) refuses at once.
+   * Most places one principal (an API key's `id`, or what `verify` returns)
+   * holds at once, so that one caller's long streams cannot take every place
+   * while others wait. A call of a principal at its share is queued (with
+   * `queueMs`) or refused (503 / 529 `overloaded`, saying its share is full)
+   * even while other principals are still admitted.
+   *
+   * Default: half the places, rounded up (`Math.ceil(maxInFlight / 2)`):
+   * a second principal always finds room, whatever the first one holds.
+   * A gateway with a single principal (one key for a whole team) that
+   * should let it take every place sets `maxPerPrincipal: maxInFlight`.
+   */
+  maxPerPrincipal?: number;
+  /**
+   * Longest wait, in ms, for a place when none is free (or the caller's
+   * share is full): calls are refused when none frees in time. A freed
+   * place goes to the waiting call whose principal holds the fewest places,
+   * the oldest first among equals. 0 (default) refuses at once.
    */
   queueMs?: number;
   /**
-   * Most calls waiting at once (they hold their request bodies); past it a
-   * call is refused at once. Default: `maxInFlight`. Only with `queueMs`.
+   * Most calls waiting at once; past it a call is refused at once.
+   * Default: `maxInFlight`. Only with `queueMs`.
    */
   maxQueued?: number;
+}
+
+/** The share of one principal when `maxPerPrincipal` is not set: half the places, rounded up. */
+export function defaultMaxPerPrincipal(maxInFlight: number): number {
+  return Math.max(1, Math.ceil(maxInFlight / 2));
 }

@@ -1,7 +1,9 @@
 /**
- * The calls waiting for a place: first come, first served, at most
- * `limit` at once, each for at most `waitMs`; a waiter whose client leaves
- * is removed at once (its place in line, its timer, its listener).
+ * The calls waiting for a place: at most `limit` at once, each for at most
+ * `waitMs`; a waiter whose client leaves is removed at once (its place in
+ * line, its timer, its listener). A freed place goes to the waiter whose
+ * principal holds the fewest places (the oldest among equals), skipping
+ * those whose principal is at its share.
  *
  * @internal
  */
@@ -17,7 +19,16 @@ export interface QueueRefusals {
   stopped(): unknown;
 }
 
+/** How the queue sees the places taken: per principal, and who may take one more. */
+export interface PlacesHeld {
+  /** Places the principal holds now. */
+  heldBy(principal: string): number;
+  /** Whether the principal is under its share. */
+  mayTake(principal: string): boolean;
+}
+
 interface Waiter {
+  principal: string;
   admit: () => void;
   refuse: (error: unknown) => void;
   refusals: QueueRefusals;
@@ -48,9 +59,10 @@ export class AdmissionQueue {
    * Waits until `next()` admits it (resolving with `take()`); refused after
    * `waitMs`, when `signal` aborts first, or by `refuseAll()`.
    */
-  wait<T>(signal: AbortSource, take: () => T, refusals: QueueRefusals): Promise<T> {
+  wait<T>(principal: string, signal: AbortSource, take: () => T, refusals: QueueRefusals): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const waiter: Waiter = {
+        principal,
         admit: () => resolve(take()),
         refuse: reject,
         refusals,
@@ -64,13 +76,26 @@ export class AdmissionQueue {
     });
   }
 
-  /** Admits the oldest waiter; false when none waits. */
-  next(): boolean {
-    const first = this.waiters.values().next();
-    if (first.done) return false;
-    const waiter = first.value;
-    this.forget(waiter);
-    waiter.admit();
+  /**
+   * Admits the waiter whose principal holds the fewest places among those
+   * that may take one (the oldest among equals); false when none may. One
+   * pass over the queue, which `limit` bounds.
+   */
+  next(places: PlacesHeld): boolean {
+    let chosen: Waiter | undefined;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (const waiter of this.waiters) {
+      const held = places.heldBy(waiter.principal);
+      // Strictly fewer: among equals the first seen, the oldest, stays chosen.
+      if (held < fewest && places.mayTake(waiter.principal)) {
+        chosen = waiter;
+        fewest = held;
+        if (held === 0) break;
+      }
+    }
+    if (chosen === undefined) return false;
+    this.forget(chosen);
+    chosen.admit();
     return true;
   }
 

@@ -1,7 +1,7 @@
 /**
  * Admission control: the model calls one gateway instance serves at once
- * (requests in progress and open streams), a bounded queue in front of
- * them, and the refusals past both. Also what a shutdown needs: stop
+ * (requests in progress and open streams), the share of them one principal
+ * may hold, a bounded queue in front of them, and the refusals past these. Also what a shutdown needs: stop
  * admitting, wait for the calls to end, end the streams still open.
  *
  * Without the `admission` option there is no limit, but calls are still
@@ -13,14 +13,15 @@ import type { GatewayError } from '../errors.js';
 import type { AbortSource } from '../signals/abort-source.js';
 import type { WireFormat } from '../types.js';
 import type { AdmissionOptions } from './admission-options.js';
-import { AdmissionQueue } from './admission-queue.js';
+import { defaultMaxPerPrincipal } from './admission-options.js';
+import { AdmissionQueue, type PlacesHeld } from './admission-queue.js';
 import { CallSlot } from './call-slot.js';
 import { overloadedError, SHUTTING_DOWN } from './overloaded.js';
 
 export type { AdmissionOptions } from './admission-options.js';
 
 /** Why a call was refused (the label of the refusals counter). */
-export type RefusalReason = 'full' | 'queue_timeout' | 'shutting_down';
+export type RefusalReason = 'full' | 'share_full' | 'queue_timeout' | 'shutting_down';
 
 /** Observers of the count (metrics). They must not throw. */
 export interface AdmissionEvents {
@@ -32,6 +33,10 @@ export class Admission {
   private readonly active = new Set<CallSlot>();
   private readonly queue: AdmissionQueue | undefined;
   private readonly max: number;
+  /** Most places one principal holds; infinite without the option (nothing is counted per principal then). */
+  private readonly share: number;
+  /** Places held per principal (only with the option); principals holding none are not kept. */
+  private readonly held = new Map<string, number>();
   private readonly retryAfterSeconds: number;
   private stopping = false;
   private idleWaiters: Array<() => void> = [];
@@ -41,6 +46,7 @@ export class Admission {
     private readonly events: AdmissionEvents = {},
   ) {
     this.max = options?.maxInFlight ?? Number.POSITIVE_INFINITY;
+    this.share = options ? (options.maxPerPrincipal ?? defaultMaxPerPrincipal(options.maxInFlight)) : Number.POSITIVE_INFINITY;
     const queueMs = options?.queueMs ?? 0;
     if (options && queueMs > 0) this.queue = new AdmissionQueue(options.maxQueued ?? options.maxInFlight, queueMs);
     this.retryAfterSeconds = Math.max(1, Math.ceil(queueMs / 1000));
@@ -60,22 +66,29 @@ export class Admission {
     return this.stopping;
   }
 
+  /** Places `principal` holds now. */
+  heldBy(principal: string): number {
+    return this.held.get(principal) ?? 0;
+  }
+
   /**
-   * A place for a call from a `format` client: at once when one is free,
-   * after a wait in the queue (`queueMs`), or a thrown (or rejected)
-   * `overloaded` refusal in the caller's terms.
+   * A place for a call of `principal` (its id) from a `format` client: at
+   * once when one is free and the principal is under its share, after a wait
+   * in the queue (`queueMs`), or a thrown (or rejected) `overloaded`
+   * refusal in the caller's terms.
    */
-  enter(format: WireFormat, signal: AbortSource): CallSlot | Promise<CallSlot> {
-    if (this.stopping) throw this.refuse(format, 'shutting_down');
-    if (this.active.size < this.max) return this.take();
+  enter(format: WireFormat, signal: AbortSource, principal: string): CallSlot | Promise<CallSlot> {
+    if (this.stopping) throw this.refuse(format, 'shutting_down', principal);
+    const underShare = this.places.mayTake(principal);
+    if (underShare && this.active.size < this.max) return this.take(principal);
     if (this.queue?.hasRoom) {
-      return this.queue.wait(signal, this.take, {
-        timedOut: () => this.refuse(format, 'queue_timeout'),
+      return this.queue.wait(principal, signal, () => this.take(principal), {
+        timedOut: () => this.refuse(format, 'queue_timeout', principal),
         left: () => overloadedError(format, 'The client left while its call waited for a place.', this.retryAfterSeconds),
-        stopped: () => this.refuse(format, 'shutting_down'),
+        stopped: () => this.refuse(format, 'shutting_down', principal),
       });
     }
-    throw this.refuse(format, 'full');
+    throw this.refuse(format, this.shareHoldsBack(principal) ? 'share_full' : 'full', principal);
   }
 
   /** Refuses new calls from now on (and every queued one). */
@@ -110,17 +123,34 @@ export class Admission {
     for (const slot of [...this.active]) slot.abandon();
   }
 
-  private readonly take = (): CallSlot => {
-    const slot = new CallSlot(this.free);
+  /** The counts the queue chooses by. */
+  private readonly places: PlacesHeld = {
+    heldBy: (principal) => this.heldBy(principal),
+    mayTake: (principal) => this.share === Number.POSITIVE_INFINITY || this.heldBy(principal) < this.share,
+  };
+
+  /** Whether the principal's share, not the instance's limit, keeps it out: places are free, but not for it. */
+  private shareHoldsBack(principal: string): boolean {
+    return this.active.size < this.max && !this.places.mayTake(principal);
+  }
+
+  private take(principal: string): CallSlot {
+    const slot = new CallSlot(this.free, principal);
     this.active.add(slot);
+    if (this.options) this.held.set(principal, this.heldBy(principal) + 1);
     this.events.onChange?.(this.active.size);
     return slot;
-  };
+  }
 
   private readonly free = (slot: CallSlot): void => {
     if (!this.active.delete(slot)) return;
-    // The freed place goes to the oldest waiter, if any.
-    if (!this.stopping && this.queue?.next()) return;
+    if (this.options) {
+      const left = this.heldBy(slot.principal) - 1;
+      if (left > 0) this.held.set(slot.principal, left);
+      else this.held.delete(slot.principal);
+    }
+    // The freed place goes to the waiter whose principal holds the fewest places, if any may take it.
+    if (!this.stopping && this.queue?.next(this.places)) return;
     this.events.onChange?.(this.active.size);
     if (this.active.size > 0) return;
     const waiters = this.idleWaiters;
@@ -128,11 +158,15 @@ export class Admission {
     for (const waiter of waiters) waiter();
   };
 
-  private refuse(format: WireFormat, reason: RefusalReason): GatewayError {
+  private refuse(format: WireFormat, reason: RefusalReason, principal: string): GatewayError {
     this.events.onRefused?.(reason);
     if (reason === 'shutting_down') return overloadedError(format, SHUTTING_DOWN, 1);
-    const limit = `this gateway instance's limit of ${this.options?.maxInFlight ?? 0} model calls at once (admission.maxInFlight)`;
-    if (reason === 'queue_timeout') return overloadedError(format, `Over capacity: no place freed within ${this.options?.queueMs ?? 0} ms under ${limit}; retry shortly.`, this.retryAfterSeconds);
-    return overloadedError(format, `Over capacity: ${limit} is reached; retry shortly.`, this.retryAfterSeconds);
+    // A call that waited names what held it back when it gave up: its share, or the whole instance.
+    const share = reason === 'share_full' || (reason === 'queue_timeout' && this.shareHoldsBack(principal));
+    const limit = share
+      ? `this caller's share of ${this.share} model calls at once (admission.maxPerPrincipal) is full, while other callers are still served`
+      : `this gateway instance's limit of ${this.options?.maxInFlight ?? 0} model calls at once (admission.maxInFlight) is reached`;
+    if (reason === 'queue_timeout') return overloadedError(format, `Over capacity: no place freed within ${this.options?.queueMs ?? 0} ms; ${limit}; retry shortly.`, this.retryAfterSeconds);
+    return overloadedError(format, `Over capacity: ${limit}; retry shortly.`, this.retryAfterSeconds);
   }
 }

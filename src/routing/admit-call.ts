@@ -24,10 +24,18 @@ export function needsPlace(ctx: GatewayContext): boolean {
   return ctx.slot === undefined && ctx.endpoint !== undefined && ADMITTED_ENDPOINTS.has(ctx.endpoint.name);
 }
 
-/** Takes the call's place (once per request): at once, after a wait in the queue, or a thrown refusal. */
+/**
+ * Takes the call's place (once per request): at once, after a wait in the
+ * queue, or a thrown refusal. Runs once the caller is authenticated: the
+ * place counts against its principal's share, and a caller without a valid
+ * key never holds one.
+ */
 export function admitCall(ctx: GatewayContext, admission: Admission): MaybePromise<void> {
   if (!needsPlace(ctx)) return;
-  const entered = admission.enter(ctx.format, abortSourceOf(ctx.request));
+  const principal = ctx.principal;
+  // The pipeline authenticates first; a place for no one would be a step out of order.
+  if (principal === undefined) throw new Error('modelgate: a model call was admitted before its caller was authenticated.');
+  const entered = admission.enter(ctx.format, abortSourceOf(ctx.request), principal.id);
   if (!isThenable(entered)) {
     ctx.slot = entered;
     return;

@@ -23,7 +23,11 @@ export class CallSlot {
   /** Non-streamed upstream calls still waiting for their answer: cancelled by `interrupt`. */
   private waits: Set<() => void> | undefined;
 
-  constructor(private readonly free: (slot: CallSlot) => void) {}
+  constructor(
+    private readonly free: (slot: CallSlot) => void,
+    /** Whose place it is (the principal's id), for the per-principal share. */
+    readonly principal: string,
+  ) {}
 
   /** Keeps the place while `stream` is open; the function returned ends the hold (later calls do nothing). */
   hold(stream: StoppableStream): () => void {

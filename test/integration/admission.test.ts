@@ -3,7 +3,9 @@
  * `maxInFlight` the next call is refused at once in the caller's format
  * (503 `overloaded` / 529 `overloaded_error`, `retry-after`), open streams
  * hold their place until they end, `queueMs` admits a call when a place
- * frees, and a queued client that leaves gives its place in line back.
+ * frees, a queued client that leaves gives its place in line back, one
+ * principal holds at most its share, a freed place goes to the principal
+ * holding the fewest, and a caller without a key never holds a place.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -78,7 +80,8 @@ describe.each(['express5', 'koa3'] as Mount[])('admission control on %s', (mount
 
   it('under a burst of ten times its capacity: every extra call is refused with no upstream call, the admitted streams complete, the count returns to zero', async () => {
     const CAPACITY = 6;
-    const { url } = await start({ maxInFlight: CAPACITY, queueMs: 200, maxQueued: 2 });
+    // One key here: its share is every place, so the instance's own limit is what the burst meets.
+    const { url } = await start({ maxInFlight: CAPACITY, maxPerPrincipal: CAPACITY, queueMs: 200, maxQueued: 2 });
     const chat = openAIClient(url);
     const admitted = await Promise.all(Array.from({ length: CAPACITY }, () => openStream(chat)));
     expect(upstream.calls).toHaveLength(CAPACITY);
@@ -149,7 +152,7 @@ describe.each(['express5', 'koa3'] as Mount[])('admission control on %s', (mount
     expect(upstream.calls).toHaveLength(2);
   });
 
-  it('counts requests, not only streams: a raw request is refused with retry-after before its body is parsed', async () => {
+  it('counts requests, not only streams: an authenticated raw request is refused with retry-after before its body is parsed', async () => {
     const { url } = await start({ maxInFlight: 1 });
     const open = await openStream(openAIClient(url));
     const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{not json' });
@@ -188,5 +191,98 @@ describe('admission metrics', () => {
     for await (const chunk of open.body) void chunk;
     expect(await registry.metrics()).toMatch(/^modelgate_in_flight_calls 0$/m);
     await gateway.close();
+  });
+});
+
+describe.each(['node', 'express5', 'hono'] as Mount[])('admission is fair between callers on %s', (mount) => {
+  const KEY_A = 'sk-tenant-a-0123456789';
+  const KEY_B = 'sk-tenant-b-0123456789';
+  const TWO_TENANTS = { keys: [{ key: KEY_A, id: 'tenant-a' }, { key: KEY_B, id: 'tenant-b' }] };
+  let app: StartedApp | undefined;
+  let upstream: HeldUpstream;
+
+  async function start(admission: GatewayOptions['admission'], auth: GatewayOptions['auth'] = TWO_TENANTS): Promise<StartedApp> {
+    upstream = heldUpstream();
+    app = await startApp(mount, { auth, routes: [{ match: '*', upstream, serveMessages: true }], admission });
+    return app;
+  }
+
+  afterEach(async () => {
+    for (const body of upstream.bodies) void body.return();
+    await app?.close();
+    app = undefined;
+  });
+
+  it('a principal holding long streams up to its share is refused one more, saying its share is full, while another principal is admitted', async () => {
+    // Four places; by default one principal holds at most half of them.
+    const { url } = await start({ maxInFlight: 4 });
+    const a = openAIClient(url, KEY_A);
+    const held = [await openStream(a), await openStream(a)];
+    const refused = await a.chat.completions.create({ model: MODEL, messages: ASK }).then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    const error = refused as InstanceType<typeof OpenAI.APIError>;
+    expect([error.status, error.code, error.headers?.get('retry-after')]).toEqual([503, 'overloaded', '1']);
+    expect(error.message).toContain('admission.maxPerPrincipal');
+    expect(upstream.calls).toHaveLength(2);
+
+    const b = await openStream(openAIClient(url, KEY_B));
+    expect(b.text).toBe(FIRST_WORDS);
+    expect(app!.gateway.load()).toEqual({ inFlight: 3, queued: 0 });
+    for (let i = 0; i < 3; i++) upstream.complete(i);
+    for (const stream of [...held, b]) await drain(stream.chunks);
+  });
+
+  it('a queued call of another principal gets the next freed place before the queued calls of the principal holding the most', async () => {
+    const { url } = await start({ maxInFlight: 2, maxPerPrincipal: 2, queueMs: 10_000, maxQueued: 4 });
+    const a = openAIClient(url, KEY_A);
+    const held = [await openStream(a), await openStream(a)];
+    let aAdmitted = false;
+    const aQueued = openStream(a).then((stream) => ((aAdmitted = true), stream));
+    for (let waited = 0; app!.gateway.load().queued < 1 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    const bQueued = openStream(openAIClient(url, KEY_B));
+    for (let waited = 0; app!.gateway.load().queued < 2 && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(app!.gateway.load()).toEqual({ inFlight: 2, queued: 2 });
+    // One of a's streams ends: its place goes to b (holding none), though a's call waited longer.
+    upstream.complete(0);
+    await drain(held[0]!.chunks);
+    const b = await bQueued;
+    expect(b.text).toBe(FIRST_WORDS);
+    expect(aAdmitted).toBe(false);
+    expect(upstream.calls).toHaveLength(3);
+    expect(app!.gateway.load()).toEqual({ inFlight: 2, queued: 1 });
+    upstream.complete(1);
+    await drain(held[1]!.chunks);
+    const aLater = await aQueued;
+    upstream.complete(2);
+    upstream.complete(3);
+    await drain(b.chunks);
+    await drain(aLater.chunks);
+  });
+
+  it('a request without a key gets 401 at once and takes no place in the queue: a legitimate call sent meanwhile waits and is served', async () => {
+    const { url } = await start({ maxInFlight: 1, queueMs: 3000, maxQueued: 1 }, { keys: [KEY] });
+    const chat = openAIClient(url);
+    const open = await openStream(chat);
+
+    const startedAt = Date.now();
+    const noKey = fetch(`${url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: ASK }),
+    }).then(async (response) => ({ status: response.status, ms: Date.now() - startedAt, body: await response.text() }));
+    const legitimate = openStream(chat);
+    const refused = await noKey;
+    expect(refused.status).toBe(401);
+    expect(refused.ms).toBeLessThan(1000);
+    for (let waited = 0; app!.gateway.load().queued < 1 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(app!.gateway.load()).toEqual({ inFlight: 1, queued: 1 });
+
+    upstream.complete(0);
+    await drain(open.chunks);
+    const served = await legitimate;
+    expect(served.text).toBe(FIRST_WORDS);
+    upstream.complete(1);
+    await drain(served.chunks);
+    expect(upstream.calls).toHaveLength(2);
   });
 });

@@ -215,6 +215,24 @@ describe('authenticate with an async verify', () => {
   });
 });
 
+describe('authenticate with both x-api-key and Bearer sent', () => {
+  const both = () => requestWith({ 'x-api-key': 'sk-first', authorization: 'Bearer sk-second' });
+
+  it('calls verify once when the first key verifies, sync or async', async () => {
+    for (const answer of [(key: string) => ({ id: key }), async (key: string) => ({ id: key })]) {
+      const verify = vi.fn(answer);
+      expect(await authenticate(both(), 'bearer-or-api-key', verify)).toEqual({ id: 'sk-first' });
+      expect(verify.mock.calls.map(([key]) => key)).toEqual(['sk-first']);
+    }
+  });
+
+  it('tries the second key only when the first is refused (either verifying is enough)', async () => {
+    const verify = vi.fn(async (key: string) => (key === 'sk-second' ? { id: 'second' } : null));
+    expect(await authenticate(both(), 'bearer-or-api-key', verify)).toEqual({ id: 'second' });
+    expect(verify.mock.calls.map(([key]) => key)).toEqual(['sk-first', 'sk-second']);
+  });
+});
+
 describe('assertModelAllowed', () => {
   it('no allowedModels: every model', () => {
     expect(() => assertModelAllowed({ id: 'p' }, 'vendora-opus-5')).not.toThrow();

@@ -1,7 +1,9 @@
 /**
  * The admission counter and its queue: places taken and given back exactly
- * once, refusals in each caller's format, a bounded first-come-first-served
- * queue that forgets clients who leave, and the shutdown's stop.
+ * once, refusals in each caller's format, each principal's share, a bounded
+ * queue that hands a freed place to the principal holding the fewest (first
+ * come, first served among equals) and forgets clients who leave, and the
+ * shutdown's stop.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { isGatewayError } from '../../../src/errors.js';
@@ -23,44 +25,44 @@ function refusal(run: () => unknown): { status: number; retryAfter: string | und
 describe('Admission', () => {
   it('refuses past maxInFlight at once: 503 overloaded for chat, 529 overloaded_error for messages, with retry-after', () => {
     const admission = new Admission({ maxInFlight: 2 });
-    admission.enter('chat', noAbort());
-    admission.enter('messages', noAbort());
+    admission.enter('chat', noAbort(), 'p1');
+    admission.enter('messages', noAbort(), 'p2');
     expect(admission.inFlight).toBe(2);
-    const chat = refusal(() => admission.enter('chat', noAbort()));
+    const chat = refusal(() => admission.enter('chat', noAbort(), 'p3'));
     expect(chat).toMatchObject({ status: 503, chatCode: 'overloaded', retryAfter: '1' });
     expect(chat.message).toContain('admission.maxInFlight');
-    expect(refusal(() => admission.enter('messages', noAbort()))).toMatchObject({ status: 529, messagesType: 'overloaded_error', retryAfter: '1' });
+    expect(refusal(() => admission.enter('messages', noAbort(), 'p4'))).toMatchObject({ status: 529, messagesType: 'overloaded_error', retryAfter: '1' });
   });
 
   it('gives a place back once the handler settled and every stream it holds ended, exactly once', () => {
     const admission = new Admission({ maxInFlight: 1 });
-    const slot = admission.enter('chat', noAbort()) as CallSlot;
+    const slot = admission.enter('chat', noAbort(), 'p5') as CallSlot;
     const stream = { interrupt: vi.fn(), abandon: vi.fn() };
     const release = slot.hold(stream);
     slot.settle();
     slot.settle();
     expect(admission.inFlight).toBe(1);
-    expect(() => admission.enter('chat', noAbort())).toThrow();
+    expect(() => admission.enter('chat', noAbort(), 'p6')).toThrow();
     release();
     release();
     expect(admission.inFlight).toBe(0);
     // The place freed once: one more call fits, not two.
-    admission.enter('chat', noAbort());
-    expect(() => admission.enter('chat', noAbort())).toThrow();
+    admission.enter('chat', noAbort(), 'p7');
+    expect(() => admission.enter('chat', noAbort(), 'p8')).toThrow();
   });
 
   it('counts calls without a limit when no option is set', () => {
     const admission = new Admission(undefined);
-    for (let i = 0; i < 1000; i++) admission.enter('chat', noAbort());
+    for (let i = 0; i < 1000; i++) admission.enter('chat', noAbort(), 'p9');
     expect(admission.inFlight).toBe(1000);
   });
 
   it('queues first come, first served, and admits as places free', async () => {
     const admission = new Admission({ maxInFlight: 1, queueMs: 10_000, maxQueued: 2 });
-    const first = admission.enter('chat', noAbort()) as CallSlot;
+    const first = admission.enter('chat', noAbort(), 'p10') as CallSlot;
     const order: string[] = [];
-    const a = Promise.resolve(admission.enter('chat', noAbort())).then((slot) => (order.push('a'), slot));
-    const b = Promise.resolve(admission.enter('messages', noAbort())).then((slot) => (order.push('b'), slot));
+    const a = Promise.resolve(admission.enter('chat', noAbort(), 'p11')).then((slot) => (order.push('a'), slot));
+    const b = Promise.resolve(admission.enter('messages', noAbort(), 'p12')).then((slot) => (order.push('b'), slot));
     expect(admission.queued).toBe(2);
     first.settle();
     (await a).settle();
@@ -74,11 +76,11 @@ describe('Admission', () => {
     vi.useFakeTimers();
     try {
       const admission = new Admission({ maxInFlight: 1, queueMs: 2500, maxQueued: 1 });
-      admission.enter('chat', noAbort());
-      const waiting = admission.enter('messages', noAbort()) as Promise<CallSlot>;
+      admission.enter('chat', noAbort(), 'p13');
+      const waiting = admission.enter('messages', noAbort(), 'p14') as Promise<CallSlot>;
       const outcome = waiting.then(() => 'admitted', (error: unknown) => error);
       // The queue is full: the next one is refused without waiting.
-      expect(refusal(() => admission.enter('chat', noAbort()))).toMatchObject({ status: 503, retryAfter: '3' });
+      expect(refusal(() => admission.enter('chat', noAbort(), 'p15'))).toMatchObject({ status: 503, retryAfter: '3' });
       await vi.advanceTimersByTimeAsync(2499);
       expect(admission.queued).toBe(1);
       await vi.advanceTimersByTimeAsync(1);
@@ -93,14 +95,14 @@ describe('Admission', () => {
 
   it('removes a queued client that leaves: its place in line goes to the next', async () => {
     const admission = new Admission({ maxInFlight: 1, queueMs: 10_000, maxQueued: 1 });
-    const first = admission.enter('chat', noAbort()) as CallSlot;
+    const first = admission.enter('chat', noAbort(), 'p16') as CallSlot;
     const leaving = new AbortController();
-    const gone = Promise.resolve(admission.enter('chat', leaving.signal)).catch((error: unknown) => error);
+    const gone = Promise.resolve(admission.enter('chat', leaving.signal, 'p17')).catch((error: unknown) => error);
     leaving.abort();
     expect(isGatewayError(await gone)).toBe(true);
     expect(admission.queued).toBe(0);
     // Its place in the (bounded) queue is free again, and the next waiter gets the freed slot.
-    const next = admission.enter('chat', noAbort()) as Promise<CallSlot>;
+    const next = admission.enter('chat', noAbort(), 'p18') as Promise<CallSlot>;
     first.settle();
     await expect(next).resolves.toBeDefined();
     expect(admission.inFlight).toBe(1);
@@ -108,12 +110,12 @@ describe('Admission', () => {
 
   it('stop() refuses new and queued calls as shutting down; idleWithin waits for the calls in progress', async () => {
     const admission = new Admission({ maxInFlight: 1, queueMs: 10_000 });
-    const running = admission.enter('chat', noAbort()) as CallSlot;
-    const queued = Promise.resolve(admission.enter('messages', noAbort())).catch((error: unknown) => error);
+    const running = admission.enter('chat', noAbort(), 'p19') as CallSlot;
+    const queued = Promise.resolve(admission.enter('messages', noAbort(), 'p20')).catch((error: unknown) => error);
     admission.stop();
     const error = await queued;
     expect(isGatewayError(error) && [error.status, error.message]).toEqual([529, expect.stringContaining('shutting down')]);
-    expect(refusal(() => admission.enter('chat', noAbort()))).toMatchObject({ status: 503, chatCode: 'overloaded' });
+    expect(refusal(() => admission.enter('chat', noAbort(), 'p21'))).toMatchObject({ status: 503, chatCode: 'overloaded' });
     expect(await admission.idleWithin(20)).toBe(false);
     const idle = admission.idleWithin(10_000);
     running.settle();
@@ -122,7 +124,7 @@ describe('Admission', () => {
 
   it('interruptAll and abandonAll reach every open stream', () => {
     const admission = new Admission(undefined);
-    const slot = admission.enter('chat', noAbort()) as CallSlot;
+    const slot = admission.enter('chat', noAbort(), 'p22') as CallSlot;
     const stream = { interrupt: vi.fn(), abandon: vi.fn() };
     slot.hold(stream);
     const error = new Error('x') as never;
@@ -130,5 +132,110 @@ describe('Admission', () => {
     admission.abandonAll();
     expect(stream.interrupt).toHaveBeenCalledWith(error);
     expect(stream.abandon).toHaveBeenCalledOnce();
+  });
+});
+
+describe('Admission: each principal’s share', () => {
+  it('defaults the share to half the places, rounded up: a principal at it is refused while another is still admitted', () => {
+    const admission = new Admission({ maxInFlight: 5 });
+    // ceil(5 / 2) = 3 places for one principal.
+    for (let i = 0; i < 3; i++) admission.enter('chat', noAbort(), 'a');
+    const refused = refusal(() => admission.enter('chat', noAbort(), 'a'));
+    expect(refused).toMatchObject({ status: 503, chatCode: 'overloaded', retryAfter: '1' });
+    expect(refused.message).toContain('admission.maxPerPrincipal');
+    expect(refused.message).toContain('share of 3');
+    // Another principal takes the places left.
+    admission.enter('chat', noAbort(), 'b');
+    admission.enter('messages', noAbort(), 'b');
+    expect(admission.inFlight).toBe(5);
+    // Now the instance is full: the refusal names the instance's limit.
+    expect(refusal(() => admission.enter('chat', noAbort(), 'c')).message).toContain('admission.maxInFlight');
+  });
+
+  it('keeps a share of one place with a single place, and lets maxPerPrincipal give one principal every place', () => {
+    const single = new Admission({ maxInFlight: 1 });
+    single.enter('chat', noAbort(), 'a');
+    expect(refusal(() => single.enter('chat', noAbort(), 'b')).message).toContain('admission.maxInFlight');
+
+    const whole = new Admission({ maxInFlight: 4, maxPerPrincipal: 4 });
+    for (let i = 0; i < 4; i++) whole.enter('chat', noAbort(), 'a');
+    expect(whole.heldBy('a')).toBe(4);
+  });
+
+  it('gives a principal its share back as its places free', () => {
+    const admission = new Admission({ maxInFlight: 4, maxPerPrincipal: 1 });
+    const held = admission.enter('chat', noAbort(), 'a') as CallSlot;
+    expect(() => admission.enter('chat', noAbort(), 'a')).toThrow();
+    held.settle();
+    expect(admission.heldBy('a')).toBe(0);
+    admission.enter('chat', noAbort(), 'a');
+    expect(admission.heldBy('a')).toBe(1);
+  });
+
+  it('counts the share refusals apart from the full ones', () => {
+    const onRefused = vi.fn();
+    const admission = new Admission({ maxInFlight: 2, maxPerPrincipal: 1 }, { onRefused });
+    admission.enter('chat', noAbort(), 'a');
+    expect(() => admission.enter('chat', noAbort(), 'a')).toThrow();
+    admission.enter('chat', noAbort(), 'b');
+    expect(() => admission.enter('chat', noAbort(), 'c')).toThrow();
+    expect(onRefused.mock.calls).toEqual([['share_full'], ['full']]);
+  });
+
+  it('hands a freed place to the waiting principal holding the fewest places, not the oldest waiter', async () => {
+    const admission = new Admission({ maxInFlight: 3, maxPerPrincipal: 3, queueMs: 10_000, maxQueued: 10 });
+    const a1 = admission.enter('chat', noAbort(), 'a') as CallSlot;
+    const a2 = admission.enter('chat', noAbort(), 'a') as CallSlot;
+    const b1 = admission.enter('chat', noAbort(), 'b') as CallSlot;
+    const order: string[] = [];
+    const wait = (principal: string, name: string) =>
+      Promise.resolve(admission.enter('chat', noAbort(), principal)).then((slot) => (order.push(name), slot));
+    const aWaits = wait('a', 'a3'); // oldest, but a holds two places
+    const bWaits = wait('b', 'b2'); // b holds one
+    const cWaits = wait('c', 'c1'); // c holds none: first served
+    expect(admission.queued).toBe(3);
+    a1.settle();
+    await cWaits;
+    expect(order).toEqual(['c1']);
+    // a holds 1, b 1, c 1: equals, so the oldest waiter (a) goes next.
+    a2.settle();
+    await aWaits;
+    expect(order).toEqual(['c1', 'a3']);
+    b1.settle();
+    await bWaits;
+    expect(order).toEqual(['c1', 'a3', 'b2']);
+    expect(admission.queued).toBe(0);
+  });
+
+  it('never hands a freed place to a waiter whose principal is at its share; it waits for its own place to free', async () => {
+    const admission = new Admission({ maxInFlight: 4, maxPerPrincipal: 2, queueMs: 10_000, maxQueued: 4 });
+    const a1 = admission.enter('chat', noAbort(), 'a') as CallSlot;
+    admission.enter('chat', noAbort(), 'a');
+    const b1 = admission.enter('chat', noAbort(), 'b') as CallSlot;
+    // Places are free, but a is at its share: it waits.
+    let aAdmitted = false;
+    const aWaits = Promise.resolve(admission.enter('chat', noAbort(), 'a')).then((slot) => ((aAdmitted = true), slot));
+    expect(admission.queued).toBe(1);
+    b1.settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(aAdmitted).toBe(false);
+    expect(admission.inFlight).toBe(2);
+    a1.settle();
+    await aWaits;
+    expect(admission.heldBy('a')).toBe(2);
+  });
+
+  it('says the share held a queued call back when it timed out waiting on it', async () => {
+    vi.useFakeTimers();
+    try {
+      const admission = new Admission({ maxInFlight: 4, maxPerPrincipal: 1, queueMs: 1000 });
+      admission.enter('chat', noAbort(), 'a');
+      const waiting = Promise.resolve(admission.enter('messages', noAbort(), 'a')).catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(1000);
+      const error = await waiting;
+      expect(isGatewayError(error) && [error.status, error.message]).toEqual([529, expect.stringContaining('admission.maxPerPrincipal')]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
