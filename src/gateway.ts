@@ -8,6 +8,7 @@
  * `handle` runs them all and never rejects: failures come back as error
  * responses in the caller's interface format.
  */
+import { sanitizeResponseHeaders, toHeaderValue } from './header-value.js';
 import { assertModelAllowed, authenticateKeyNow } from './auth/authenticate.js';
 import { findRequestBoundViolation } from './bounds/check-request-bounds.js';
 import { requestBoundsError } from './bounds/request-bounds-error.js';
@@ -106,11 +107,6 @@ const BODY_SCHEMAS = {
   'responses.create': responsesRequestSchema,
   'responses.input_tokens': responsesRequestSchema,
 } as const;
-
-/** Header values must be Latin-1 without control characters. */
-function toHeaderValue(text: string): string {
-  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, 1024);
-}
 
 function isModelEndpoint(name: string): name is keyof typeof BODY_SCHEMAS {
   return name in BODY_SCHEMAS;
@@ -391,10 +387,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     finish(ctx, response) {
       response.headers['request-id'] = ctx.requestId;
       response.headers['x-request-id'] = ctx.requestId;
-      if (ctx.dropped.length > 0) response.headers['x-modelgate-dropped-params'] = ctx.dropped.join(', ');
+      if (ctx.dropped.length > 0) response.headers['x-modelgate-dropped-params'] = toHeaderValue(ctx.dropped.join(', '));
       if (ctx.adaptations.length > 0) response.headers['x-modelgate-adapted-thinking'] = toHeaderValue(ctx.adaptations.join(' | '));
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
       if (ctx.limitHeaders) applyLimitHeaders(response.headers, ctx.limitHeaders);
+      // The last word on every header, whoever built it (handlers, upstreams, stores).
+      sanitizeResponseHeaders(response.headers);
       if (response.headers[SIMULATED_HEADER] !== undefined) runtime.noteSimulated();
       return ctx.observer ? ctx.observer.respond(ctx, response) : response;
     },

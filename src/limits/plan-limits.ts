@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { BoundedMap } from '../bounded-map.js';
-import { globToRegExp } from '../models/model-matcher.js';
+import { compileGlob, isGlob } from '../models/model-matcher.js';
 import type { LimitCheck } from './limit-store.js';
 import type { LimitRule, ModelPrice, TokenCount } from './limit-options.js';
 
@@ -87,11 +87,11 @@ export function compileRules(rules: readonly LimitRule[]): CompiledRule[] {
   return rules.map((given) => {
     const rule = snapshotRule(given);
     const patterns = rule.models === undefined ? undefined : typeof rule.models === 'string' ? [rule.models] : [...rule.models];
-    const tests = patterns?.map((pattern) => globToRegExp(pattern));
+    const tests = patterns?.map((pattern) => compileGlob(pattern));
     return {
       rule,
       id: rule.id ?? (patterns ? patterns.join(',') : '*'),
-      matches: tests ? (model) => tests.some((test) => test.test(model)) : () => true,
+      matches: tests ? (model) => tests.some((test) => test(model)) : () => true,
       keys: ruleKeyCache(),
       requestsMeter: rule.requests ? { kind: 'requests', limit: rule.requests.limit } : undefined,
       concurrentMeter: rule.concurrent !== undefined ? { kind: 'concurrent', limit: rule.concurrent } : undefined,
@@ -113,7 +113,7 @@ export function priceOf(prices: Readonly<Record<string, ModelPrice>> | undefined
   if (!prices) return undefined;
   if (Object.hasOwn(prices, model)) return prices[model];
   for (const [pattern, price] of Object.entries(prices)) {
-    if (/[*?]/.test(pattern) && globToRegExp(pattern).test(model)) return price;
+    if (isGlob(pattern) && compileGlob(pattern)(model)) return price;
   }
   return undefined;
 }

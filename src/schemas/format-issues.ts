@@ -5,6 +5,11 @@
  * Zod reports a failed union as one `invalid_union` issue holding every
  * branch's issues; echoing that ("Invalid input") tells the caller nothing.
  * Here the branch that got furthest is explained instead.
+ *
+ * A body can fail in tens of thousands of places; issues are explained
+ * lazily, so only the few that are shown (and a bounded count after them)
+ * cost anything. What was received is read from the body along the issue's
+ * path, so the body is parsed once, without zod's `reportInput` slow path.
  */
 import type { z } from 'zod';
 import { OTHER_TYPE_MARKER } from './other-type.js';
@@ -22,6 +27,18 @@ export interface IssueLine {
 
 /** How many issues `formatIssues` spells out before `(and N more)`. */
 const MAX_SHOWN = 3;
+/** Most issues `formatIssues` counts for `(and N more)`; past it, `(and more)`. */
+const MAX_COUNTED = 100;
+
+/** Where an issue's received value comes from: the issue itself (`reportInput`) or the parsed body, walked along its path. */
+export interface ExplainOptions {
+  /** The value that was parsed, to read what each failing field received. */
+  body?: unknown;
+}
+
+/** Sentinel for "no body given": an `undefined` body is a real (missing) value. */
+const NO_BODY: unique symbol = Symbol('no body');
+type Source = unknown;
 
 /** Dotted path as the vendors print it (`messages.2.content`); `''` for the root. */
 export function formatPath(path: Path): string {
@@ -33,40 +50,62 @@ export function formatPath(path: Path): string {
  * three, then `(and N more)`. For union failures the most useful branch is
  * explained (see `explainIssues`).
  */
-export function formatIssues(error: z.ZodError | { issues: readonly Issue[] }): string {
-  const lines = explainIssues(error.issues);
+export function formatIssues(error: z.ZodError | { issues: readonly Issue[] }, options: ExplainOptions = {}): string {
+  const lines = explainIssues(error.issues, { ...options, limit: MAX_COUNTED + 1 });
   const shown = lines.slice(0, MAX_SHOWN).map((line) => {
     const path = formatPath(line.path);
     return path === '' ? line.message : `${path}: ${line.message}`;
   });
+  if (lines.length > MAX_COUNTED) return `${shown.join('; ')} (and more)`;
   const rest = lines.length - shown.length;
   return rest > 0 ? `${shown.join('; ')} (and ${rest} more)` : shown.join('; ');
 }
 
-/** Explains each issue (descending into unions), without duplicates. */
-export function explainIssues(issues: readonly Issue[]): IssueLine[] {
+/**
+ * Explains each issue (descending into unions), without duplicates, in
+ * order; with `limit`, stops after that many lines (the rest is not looked at).
+ */
+export function explainIssues(issues: readonly Issue[], options: ExplainOptions & { limit?: number } = {}): IssueLine[] {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const source: Source = 'body' in options ? options.body : NO_BODY;
   const lines: IssueLine[] = [];
+  if (limit <= 0) return lines;
   const seen = new Set<string>();
   for (const issue of issues) {
-    for (const line of explain(issue, [])) {
+    for (const line of explain(issue, [], source)) {
       const key = `${formatPath(line.path)}\u0000${line.message}`;
       if (seen.has(key)) continue;
       seen.add(key);
       lines.push(line);
+      if (lines.length >= limit) return lines;
     }
   }
   return lines;
 }
 
-function explain(issue: Issue, base: Path): IssueLine[] {
+function* explain(issue: Issue, base: Path, source: Source): Generator<IssueLine> {
   const path = [...base, ...issue.path];
   if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-    return explainUnion(issue.errors, issue, path);
+    yield* explainUnion(issue.errors, issue, path, source);
+    return;
   }
   if ((issue.code === 'invalid_key' || issue.code === 'invalid_element') && issue.issues.length > 0) {
-    return issue.issues.flatMap((inner) => explain(inner, path));
+    for (const inner of issue.issues) yield* explain(inner, path, source);
+    return;
   }
-  return [{ path, message: describe(issue) }];
+  yield { path, message: describe(issue, path, source) };
+}
+
+/** What an issue at `path` received: the issue's own `input` (`reportInput`), else the body's value there. */
+function inputOf(issue: Issue, path: Path, source: Source): { known: boolean; value: unknown } {
+  if ('input' in issue) return { known: true, value: issue.input };
+  if (source === NO_BODY) return { known: false, value: undefined };
+  let value: unknown = source;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return { known: true, value: undefined };
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return { known: true, value };
 }
 
 /** A branch's failure ranked by how likely it is what the caller meant. */
@@ -78,21 +117,30 @@ interface Branch {
   depth: number;
 }
 
-function explainUnion(branches: readonly (readonly Issue[])[], union: Issue, path: PropertyKey[]): IssueLine[] {
-  const ranked: Branch[] = branches.map((issues) => ({
-    issues,
-    wrongKind: issues.some(isWrongKind),
-    depth: Math.max(...issues.map((issue) => issue.path.length)),
-  }));
+function deepestPath(issues: readonly Issue[]): number {
+  // A loop, not Math.max(...): a branch may hold tens of thousands of issues.
+  let depth = Number.NEGATIVE_INFINITY;
+  for (const issue of issues) if (issue.path.length > depth) depth = issue.path.length;
+  return depth;
+}
+
+function* explainUnion(branches: readonly (readonly Issue[])[], union: Issue, path: PropertyKey[], source: Source): Generator<IssueLine> {
+  const ranked: Branch[] = branches.map((issues) => ({ issues, wrongKind: issues.some(isWrongKind), depth: deepestPath(issues) }));
   const anyRightKind = ranked.some((branch) => !branch.wrongKind);
   const candidates = anyRightKind ? ranked.filter((branch) => !branch.wrongKind) : ranked;
   const depth = Math.max(...candidates.map((branch) => branch.depth));
   const deepest = candidates.filter((branch) => branch.depth === depth);
-  const merged = mergeAlternatives(deepest, path);
-  if (merged) return [merged];
+  const merged = mergeAlternatives(deepest, path, source);
+  if (merged) {
+    yield merged;
+    return;
+  }
   const best = deepest.reduce((a, b) => (b.issues.length < a.issues.length ? b : a));
-  if (best.issues.length === 0) return [{ path, message: describe(union) }];
-  return best.issues.flatMap((issue) => explain(issue, path));
+  if (best.issues.length === 0) {
+    yield { path, message: describe(union, path, source) };
+    return;
+  }
+  for (const issue of best.issues) yield* explain(issue, path, source);
 }
 
 /** True when a branch failed on the tag that selects it (`type`, `role`). */
@@ -109,7 +157,7 @@ function isWrongKind(issue: Issue): boolean {
  * place (`content: 5` against string | array), one line lists all the
  * alternatives: `expected string | array, received number`.
  */
-function mergeAlternatives(branches: readonly Branch[], base: Path): IssueLine | undefined {
+function mergeAlternatives(branches: readonly Branch[], base: Path, source: Source): IssueLine | undefined {
   if (branches.length < 2) return undefined;
   const alternatives: string[] = [];
   let where: string | undefined;
@@ -121,15 +169,16 @@ function mergeAlternatives(branches: readonly Branch[], base: Path): IssueLine |
     const at = formatPath(issue.path);
     if (where !== undefined && where !== at) return undefined;
     where = at;
+    const received = inputOf(issue, [...base, ...issue.path], source);
     if (issue.code === 'invalid_type') {
       alternatives.push(typeName(issue.expected));
-      missing = isMissing(issue);
+      missing = isMissing(issue, received);
     } else if (issue.code === 'invalid_value') {
       alternatives.push(...issue.values.map((value) => JSON.stringify(value)));
     } else {
       return undefined;
     }
-    input = issue.input;
+    input = received.value;
   }
   const first = branches[0]?.issues[0];
   const path = [...base, ...(first?.path ?? [])];
@@ -139,17 +188,21 @@ function mergeAlternatives(branches: readonly Branch[], base: Path): IssueLine |
   return { path, message: `expected ${unique.join(' | ')}${received}` };
 }
 
-/** A single issue in words. */
-function describe(issue: Issue): string {
+/** A single issue at `path` in words. */
+function describe(issue: Issue, path: Path, source: Source): string {
   switch (issue.code) {
-    case 'invalid_type':
-      if (isMissing(issue)) return 'field required';
-      return `expected ${typeName(issue.expected)}${receivedSuffix(issue)}`;
-    case 'invalid_value':
-      if ('input' in issue && issue.input === undefined) return 'field required';
+    case 'invalid_type': {
+      const received = inputOf(issue, path, source);
+      if (isMissing(issue, received)) return 'field required';
+      return `expected ${typeName(issue.expected)}${receivedSuffix(issue, received)}`;
+    }
+    case 'invalid_value': {
+      const received = inputOf(issue, path, source);
+      if (received.known && received.value === undefined) return 'field required';
       return expectedValues(issue.values);
+    }
     case 'invalid_union':
-      if (issue.discriminator !== undefined && tagOf(issue.input, issue.discriminator) === undefined) {
+      if (issue.discriminator !== undefined && tagOf(unionInputOf(issue, path, source), issue.discriminator) === undefined) {
         return 'field required';
       }
       if ('options' in issue && issue.options && issue.options.length > 0) return expectedValues(issue.options);
@@ -194,18 +247,26 @@ function expectedValues(values: readonly unknown[]): string {
 
 /**
  * A required field is reported as `invalid_type` with an `undefined` input.
- * The input is only attached with `reportInput`; otherwise zod's own message
- * still names what it received.
+ * Without the input (no `reportInput`, no body), zod's own message still
+ * names what it received.
  */
-function isMissing(issue: Issue & { code: 'invalid_type' }): boolean {
-  if ('input' in issue) return issue.input === undefined;
+function isMissing(issue: Issue & { code: 'invalid_type' }, received: { known: boolean; value: unknown }): boolean {
+  if (received.known) return received.value === undefined;
   return issue.message.endsWith('received undefined');
 }
 
-function receivedSuffix(issue: Issue & { code: 'invalid_type' }): string {
-  if ('input' in issue) return `, received ${receivedName(issue.input)}`;
-  const match = /received (\w+)$/.exec(issue.message);
-  return match ? `, received ${match[1]}` : '';
+function receivedSuffix(issue: Issue & { code: 'invalid_type' }, received: { known: boolean; value: unknown }): string {
+  if (received.known) return `, received ${receivedName(received.value)}`;
+  const at = issue.message.lastIndexOf('received ');
+  const name = at === -1 ? '' : issue.message.slice(at + 'received '.length);
+  return /^\w+$/.test(name) ? `, received ${name}` : '';
+}
+
+/** The object a discriminated union looked at: its issue's path ends in the discriminator, the object sits one level up. */
+function unionInputOf(issue: Issue & { code: 'invalid_union' }, path: Path, source: Source): unknown {
+  if ('input' in issue) return issue.input;
+  const endsInTag = path.length > 0 && path[path.length - 1] === issue.discriminator;
+  return inputOf(issue, endsInTag ? path.slice(0, -1) : path, source).value;
 }
 
 function tagOf(input: unknown, key: string): unknown {

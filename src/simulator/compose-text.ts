@@ -95,7 +95,16 @@ const QUOTE_WORDS = 8;
 export function quoteOf(text: string, fallback = 'your message'): string {
   const words = text.replace(/"/g, "'").split(/\s+/).filter((word) => word.length > 0);
   if (words.length === 0) return fallback;
-  return words.slice(0, QUOTE_WORDS).join(' ').replace(/[.,;:!?]+$/, '');
+  return withoutTrailingPunctuation(words.slice(0, QUOTE_WORDS).join(' '));
+}
+
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?']);
+
+/** `text` without the punctuation it ends in, by a scan from the end (a regex `[.,;:!?]+$` is quadratic on a long run of it). */
+function withoutTrailingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(text[end - 1]!)) end -= 1;
+  return text.slice(0, end);
 }
 
 /** `count` different items of `items` (fewer when the list is shorter), in random order. */

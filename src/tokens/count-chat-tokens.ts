@@ -35,9 +35,11 @@ function text(value: unknown): number {
 }
 
 const DATA_URL = /^data:([^;,]+)?(?:;[^,]*)?;base64,/;
+/** Longest data-URL header read: the regex runs on this much of the URL, never on its payload. */
+const MAX_DATA_URL_HEADER = 512;
 
 function countDataUrl(url: string, kind: 'image' | 'file'): number {
-  const match = DATA_URL.exec(url);
+  const match = DATA_URL.exec(url.slice(0, MAX_DATA_URL_HEADER));
   if (!match) return kind === 'image' ? UNKNOWN_IMAGE_TOKENS : PDF_PAGE_TOKENS;
   const data = url.slice(match[0].length);
   if (kind === 'image') return countBase64ImageTokens(data);

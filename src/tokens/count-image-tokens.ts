@@ -21,6 +21,13 @@ export function imageTokensForSize(width: number, height: number): number {
   return Math.max(1, Math.ceil(pixels / PIXELS_PER_TOKEN));
 }
 
+/** `data` without its trailing `=` padding, found by a scan from the end (a regex `=+$` is quadratic on a long run of `=`). */
+function withoutPadding(data: string): string {
+  let end = data.length;
+  while (end > 0 && data.charCodeAt(end - 1) === 0x3d) end -= 1;
+  return data.slice(0, end);
+}
+
 /**
  * Tokens for a base64-encoded image. The size comes from the PNG, JPEG, GIF
  * or WebP header; when it cannot be read, the estimate is one token per 100
@@ -30,6 +37,6 @@ export function countBase64ImageTokens(data: string): number {
   const head = Buffer.from(data.slice(0, HEADER_CHARS), 'base64');
   const size = readImageSize(head);
   if (size) return imageTokensForSize(size.width, size.height);
-  const bytes = Math.floor((data.replace(/=+$/, '').length * 3) / 4);
+  const bytes = Math.floor((withoutPadding(data).length * 3) / 4);
   return Math.min(UNKNOWN_IMAGE_TOKENS, Math.max(1, Math.ceil(bytes / 100)));
 }

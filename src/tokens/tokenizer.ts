@@ -14,61 +14,58 @@ import { countTokens, decode, encode } from 'gpt-tokenizer/encoding/cl100k_base'
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
 /**
- * Longest run of non-whitespace encoded in one piece. Byte-pair merging is
- * quadratic in the length of a pre-tokenized word, so a prompt holding a long
- * unbroken run (base64 pasted as text, a minified blob) would block the event
- * loop for seconds; cutting runs into pieces keeps encoding linear and
- * changes counts by at most a token per piece.
+ * Longest run of whitespace, or of non-whitespace, encoded in one piece.
+ * Byte-pair merging is quadratic in the length of a pre-tokenized word, and
+ * the encoder's pre-tokenizer keeps a run of either kind in one word (a
+ * prompt of 16,000 spaces took seconds), so a prompt holding a long run
+ * (base64 pasted as text, a minified blob, padding) would block the event
+ * loop; cutting runs into pieces keeps encoding linear and changes counts by
+ * at most a token per piece.
  */
 const MAX_RUN = 256;
-const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
 
-/**
- * False when `text` surely has no run longer than {@link MAX_RUN}: one
- * linear pass that breaks runs at ASCII whitespace only, so the runs it sees
- * are never shorter than the real ones (`\s` also has Unicode spaces). The
- * exact {@link LONG_RUN} search, much slower on ordinary prose (it retries
- * from every character of every word), runs only when this says maybe.
- */
-function mayHaveLongRun(text: string): boolean {
-  if (text.length <= MAX_RUN) return false;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 32 || (code >= 9 && code <= 13)) run = 0;
-    else if (++run > MAX_RUN) return true;
-  }
-  return false;
+/** True for the characters of JavaScript's `\s`, the class the encoder's pre-tokenizer splits words on. @internal */
+export function isWhitespace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f ||
+    code === 0x205f || code === 0x3000 || code === 0xfeff
+  );
 }
 
-/** `text` cut so that no run of non-whitespace is longer than {@link MAX_RUN} (surrogate pairs kept whole). */
+/**
+ * `text` cut so that no run of whitespace or of non-whitespace is longer
+ * than {@link MAX_RUN} (surrogate pairs kept whole): one pass over the
+ * characters. Ordinary text comes back as one piece, itself.
+ */
 function splitLongRuns(text: string): string[] {
   const pieces: string[] = [];
   let from = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    const end = match.index + match[0].length;
-    let at = match.index;
-    while (end - at > MAX_RUN) {
-      let cut = at + MAX_RUN;
-      const code = text.charCodeAt(cut);
-      if (code >= 0xdc00 && code <= 0xdfff) cut -= 1;
+  let runStart = 0;
+  let runIsSpace = text.length > 0 && isWhitespace(text.charCodeAt(0));
+  for (let i = 1; i < text.length; i++) {
+    const isSpace = isWhitespace(text.charCodeAt(i));
+    if (isSpace !== runIsSpace) {
+      runIsSpace = isSpace;
+      runStart = i;
+    } else if (i - runStart >= MAX_RUN) {
+      const code = text.charCodeAt(i);
+      const cut = code >= 0xdc00 && code <= 0xdfff ? i - 1 : i;
       pieces.push(text.slice(from, cut));
       from = cut;
-      at = cut;
+      runStart = cut;
     }
   }
-  pieces.push(text.slice(from));
+  pieces.push(from === 0 ? text : text.slice(from));
   return pieces;
 }
 
 /** The token ids of `text` (special-token markers are encoded as plain text). */
 export function encodeText(text: string): number[] {
   if (text.length === 0) return [];
-  if (!mayHaveLongRun(text)) return encode(text, PLAIN_TEXT);
-  LONG_RUN.lastIndex = 0;
-  if (!LONG_RUN.test(text)) return encode(text, PLAIN_TEXT);
-  LONG_RUN.lastIndex = 0;
-  return splitLongRuns(text).flatMap((piece) => (piece.length === 0 ? [] : encode(piece, PLAIN_TEXT)));
+  if (text.length <= MAX_RUN) return encode(text, PLAIN_TEXT);
+  return splitLongRuns(text).flatMap((piece) => encode(piece, PLAIN_TEXT));
 }
 
 /** The text of `tokens`; ends in U+FFFD when the last character is split across tokens. */
@@ -85,11 +82,8 @@ export function decodeTokens(tokens: readonly number[]): string {
 /** The number of tokens of `text` (the length of {@link encodeText}, counted without building the array). */
 export function countTextTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (!mayHaveLongRun(text)) return countTokens(text, PLAIN_TEXT);
-  LONG_RUN.lastIndex = 0;
-  if (!LONG_RUN.test(text)) return countTokens(text, PLAIN_TEXT);
-  LONG_RUN.lastIndex = 0;
+  if (text.length <= MAX_RUN) return countTokens(text, PLAIN_TEXT);
   let count = 0;
-  for (const piece of splitLongRuns(text)) if (piece.length > 0) count += countTokens(piece, PLAIN_TEXT);
+  for (const piece of splitLongRuns(text)) count += countTokens(piece, PLAIN_TEXT);
   return count;
 }

@@ -14,15 +14,18 @@ export interface DataUrl {
   data: string;
 }
 
+/** Longest header (`data:` up to the comma) accepted. */
+const MAX_HEADER = 256;
+
 /**
  * Parses a base64 data URL; `undefined` when `url` is not one (not a data
  * URL, no `;base64` marker, or no media type).
  */
 export function parseDataUrl(url: string): DataUrl | undefined {
   if (!url.startsWith('data:')) return undefined;
-  const comma = url.indexOf(',');
   // A media type never runs long; do not scan a payload that lacks a comma.
-  if (comma < 0 || comma > 256) return undefined;
+  const comma = url.slice(0, MAX_HEADER + 1).indexOf(',');
+  if (comma < 0) return undefined;
   const params = url.slice(5, comma).split(';');
   if (params[params.length - 1]?.toLowerCase() !== 'base64') return undefined;
   const mediaType = (params[0] ?? '').trim().toLowerCase();

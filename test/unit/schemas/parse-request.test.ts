@@ -180,3 +180,40 @@ describe('hot-path cost', () => {
     expect(largeMs).toBeLessThan(10 * smallMs + 250);
   });
 });
+
+describe('safeParseRequest on a body that fails in many places', () => {
+  const many = (count: number, make: () => unknown) => Array.from({ length: count }, make);
+
+  it('counts up to 100 further problems exactly, then says "(and more)"', () => {
+    const few = safeParseRequest(chatCompletionRequestSchema, { model: 'm', messages: many(50, () => 1) });
+    expect(!few.ok && few.error.message).toBe(
+      'messages.0: expected object, received number; messages.1: expected object, received number; messages.2: expected object, received number (and 47 more)',
+    );
+    const lots = safeParseRequest(chatCompletionRequestSchema, { model: 'm', messages: many(10_000, () => 1) });
+    expect(!lots.ok && lots.error.message).toBe(
+      'messages.0: expected object, received number; messages.1: expected object, received number; messages.2: expected object, received number (and more)',
+    );
+  });
+
+  it('keeps only the first few issues, each pruned, as the cause', () => {
+    const result = safeParseRequest(messagesRequestSchema, { model: 'm', max_tokens: 1, messages: [{ role: 'user', content: many(5_000, () => ({ type: 'text', text: 5 })) }] });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.param).toBe('messages.0.content.0.text');
+    expect(result.error.message.startsWith('messages.0.content.0.text: expected string, received number; messages.0.content.1.text:')).toBe(true);
+    const cause = result.error.cause as z.ZodError;
+    expect(cause).toBeInstanceOf(z.ZodError);
+    expect(cause.issues.length).toBeLessThanOrEqual(3);
+    // Every list in the kept tree is short: the 5,000 failing blocks are not all held.
+    const longest = (value: unknown): number =>
+      Array.isArray(value) ? Math.max(value.length, ...value.map(longest)) : typeof value === 'object' && value !== null ? Math.max(0, ...Object.values(value).map(longest)) : 0;
+    expect(longest(cause.issues)).toBeLessThanOrEqual(3);
+  });
+
+  it('explains what was received from the body, without reportInput', () => {
+    const result = safeParseRequest(chatCompletionRequestSchema, { model: 'm', messages: [{ role: 'user', content: 5 }, { role: 'user', content: null }, { role: 'bot' }, {}] });
+    expect(!result.ok && result.error.message).toBe(
+      'messages.0.content: expected string | array, received number; messages.1.content: expected string | array, received null; messages.2.role: expected one of "system" | "developer" | "user" | "assistant" | "tool" | "function" (and 1 more)',
+    );
+  });
+});

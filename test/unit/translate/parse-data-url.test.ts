@@ -18,3 +18,13 @@ describe('parseDataUrl', () => {
     expect(parseDataUrl(toDataUrl('image/webp', 'UklGR'))).toEqual({ mediaType: 'image/webp', data: 'UklGR' });
   });
 });
+
+describe('parseDataUrl header limit', () => {
+  it('keeps the 256-character header limit', () => {
+    const params = ';x'.repeat(100);
+    const header = `data:image/png${params};base64,`;
+    expect(header.length - 1).toBeLessThanOrEqual(256);
+    expect(parseDataUrl(`${header}AAAA`)).toEqual({ mediaType: 'image/png', data: 'AAAA' });
+    expect(parseDataUrl(`data:image/png${';x'.repeat(130)};base64,AAAA`)).toBeUndefined();
+  });
+});

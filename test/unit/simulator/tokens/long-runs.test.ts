@@ -72,3 +72,26 @@ describe('tokenizer on long unbroken runs', () => {
     expect(countTextTokens('x'.repeat(20_000))).toBeGreaterThan(countTextTokens('x'.repeat(2_000)));
   });
 });
+
+const longestWhitespaceRun = (text: string) => Math.max(0, ...(text.match(/\s+/g) ?? []).map((run) => run.length));
+
+describe('tokenizer on long whitespace runs', () => {
+  it('never encodes a run of whitespace longer than 256 characters', () => {
+    for (const text of [' '.repeat(5_000), `a${'\n'.repeat(5_000)}b`, `x ${' \t\r\n'.repeat(2_000)} y`, '\u00a0\u3000'.repeat(3_000)]) {
+      seen.length = 0;
+      const tokens = encodeText(text);
+      for (const piece of seen) expect(longestWhitespaceRun(piece)).toBeLessThanOrEqual(256);
+      expect(seen.join('')).toBe(text);
+      expect(decodeTokens(tokens)).toBe(text);
+    }
+  });
+});
+
+describe('isWhitespace', () => {
+  it('is the class of `\\s`, for every UTF-16 code unit', async () => {
+    const { isWhitespace } = await import('../../../../src/tokens/tokenizer.js');
+    const differing: string[] = [];
+    for (let code = 0; code <= 0xffff; code++) if (isWhitespace(code) !== /\s/.test(String.fromCharCode(code))) differing.push(code.toString(16));
+    expect(differing).toEqual([]);
+  });
+});
