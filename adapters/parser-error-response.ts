@@ -11,6 +11,7 @@ import { createGatewayContext } from '../src/gateway-context.js';
 import { renderError } from '../src/render-error.js';
 import type { GatewayResponse } from '../src/types.js';
 import { endObservationOnClose, toGatewayRequest } from './node-request.js';
+import { sanitizeResponseHeaders } from '../src/header-value.js';
 
 /** A gateway, or what an adapter made of one (`expressGateway(...)`, `koaGateway(...)` carry it as `.gateway`). */
 export type GatewaySource = Gateway | { readonly gateway: Gateway };
@@ -32,5 +33,6 @@ export function parserErrorResponse(source: GatewaySource | undefined, req: Inco
   const response = renderError(error, ctx.format);
   response.headers['request-id'] = ctx.requestId;
   response.headers['x-request-id'] = ctx.requestId;
+  sanitizeResponseHeaders(response.headers);
   return response;
 }

@@ -44,7 +44,7 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
   const limitUsage = ctx.limitUsage;
   if ((!onUsage && !limitUsage && !ctx.observer) || !ctx.endpoint) return undefined;
   const { requestId, startedAt } = ctx;
-  // The principal id stays whole: it is the operator's billing key (from its keys or `verify`), not the caller's text.
+  // The principal id stays whole here: it is the operator's billing key (from its keys or `verify`). Log lines and metric labels cut it.
   const principalId = ctx.principal?.id;
   const endpoint = ctx.endpoint.name;
   // Model ids are the caller's: cut to a bounded length, as records are kept, summed and logged.

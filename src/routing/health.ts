@@ -106,8 +106,9 @@ const PROBE_WAIT_MS = 1_000;
 /**
  * Targets remembered at most (model ids of glob routes come from callers).
  * The oldest closed target is forgotten first (only its failure count goes:
- * it needs `failures` more to cool); a cooling target is forgotten only when
- * every remembered one cools, and then takes traffic again at once.
+ * it needs `failures` more to cool). Cooling targets are passed over, up to
+ * a bounded number per eviction; one forgotten then takes traffic again at
+ * once. Real use never fills the map: it takes thousands of distinct targets.
  */
 export const MAX_TARGETS = 4_096;
 /** Characters of the remembered targets' keys, at most (1 Mi). */
