@@ -10,12 +10,13 @@
  * `models/enforce-model-rules.ts`.
  */
 import { z } from 'zod';
+import { boundedArray } from './bounded-array.js';
 import { cacheControlSchema, messagesContentBlockSchema, textBlockSchema } from './messages-blocks.js';
 
 /** One turn: role `user` or `assistant` (1.x clients may also send `system`). */
 export const messagesMessageSchema = z.looseObject({
   role: z.enum(['user', 'assistant', 'system']),
-  content: z.union([z.string(), z.array(messagesContentBlockSchema)]),
+  content: z.union([z.string(), boundedArray(z.array(messagesContentBlockSchema))]),
 });
 export type MessagesMessage = z.infer<typeof messagesMessageSchema>;
 
@@ -96,14 +97,14 @@ export const outputConfigSchema = z.looseObject({
 export type OutputConfig = z.infer<typeof outputConfigSchema>;
 
 /** `system`: a string or a list of text blocks (which may carry `cache_control`). */
-export const systemPromptSchema = z.union([z.string(), z.array(textBlockSchema)]);
+export const systemPromptSchema = z.union([z.string(), boundedArray(z.array(textBlockSchema))]);
 
 /** Fields shared by `/v1/messages` and `/v1/messages/count_tokens`. */
 const promptShape = {
   model: z.string(),
-  messages: z.array(messagesMessageSchema).min(1),
+  messages: boundedArray(z.array(messagesMessageSchema).min(1)),
   system: systemPromptSchema.optional(),
-  tools: z.array(messagesToolSchema).optional(),
+  tools: boundedArray(z.array(messagesToolSchema)).optional(),
   tool_choice: messagesToolChoiceSchema.optional(),
   thinking: thinkingConfigSchema.optional(),
   output_config: outputConfigSchema.optional(),

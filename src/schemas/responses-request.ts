@@ -11,6 +11,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 import { z } from 'zod';
+import { boundedArray } from './bounded-array.js';
 import { OTHER_TYPE_MARKER } from './other-type.js';
 import { responseInputItemSchema } from './responses-items.js';
 
@@ -125,9 +126,9 @@ const positiveInt = z.int().min(1);
  */
 export const responsesRequestSchema = z.looseObject({
   model: z.string(),
-  input: z.union([z.string(), z.array(responseInputItemSchema)]).nullish(),
+  input: z.union([z.string(), boundedArray(z.array(responseInputItemSchema))]).nullish(),
   instructions: z.string().nullish(),
-  tools: z.array(responsesToolSchema).nullish(),
+  tools: boundedArray(z.array(responsesToolSchema)).nullish(),
   tool_choice: responsesToolChoiceSchema.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z
