@@ -24,7 +24,7 @@ const citationSchema = z.looseObject({ type: z.string() });
 export const textBlockSchema = z.looseObject({
   type: z.literal('text'),
   text: z.string(),
-  citations: z.array(citationSchema).nullish(),
+  citations: boundedArray(z.array(citationSchema)).nullish(),
   cache_control: cacheControlSchema.nullish(),
 });
 export type TextBlock = z.infer<typeof textBlockSchema>;

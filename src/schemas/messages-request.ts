@@ -28,11 +28,11 @@ export const messagesCustomToolSchema = z.looseObject({
   input_schema: z.looseObject({
     type: z.literal('object'),
     properties: z.record(z.string(), z.unknown()).nullish(),
-    required: z.array(z.string()).nullish(),
+    required: boundedArray(z.array(z.string())).nullish(),
   }),
   cache_control: cacheControlSchema.nullish(),
   strict: z.boolean().optional(),
-  input_examples: z.array(z.record(z.string(), z.unknown())).optional(),
+  input_examples: boundedArray(z.array(z.record(z.string(), z.unknown()))).optional(),
   defer_loading: z.boolean().optional(),
   eager_input_streaming: z.boolean().nullish(),
 });
@@ -123,7 +123,7 @@ export const messagesRequestSchema = z.looseObject({
   temperature: z.number().min(0).max(1).optional(),
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.int().min(0).optional(),
-  stop_sequences: z.array(z.string()).optional(),
+  stop_sequences: boundedArray(z.array(z.string())).optional(),
   stream: z.boolean().optional(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
   service_tier: z.enum(['auto', 'standard_only']).optional(),

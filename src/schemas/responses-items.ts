@@ -137,8 +137,8 @@ export type CustomToolCallOutputItem = z.infer<typeof customToolCallOutputItemSc
 export const reasoningItemSchema = z.looseObject({
   type: z.literal('reasoning'),
   id: z.string().nullish(),
-  summary: z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() })).nullish(),
-  content: z.array(z.looseObject({ type: z.literal('reasoning_text'), text: z.string() })).nullish(),
+  summary: boundedArray(z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() }))).nullish(),
+  content: boundedArray(z.array(z.looseObject({ type: z.literal('reasoning_text'), text: z.string() }))).nullish(),
   encrypted_content: z.string().nullish(),
   status: itemStatusSchema,
 });

@@ -79,7 +79,7 @@ export const responsesToolChoiceSchema = z.union([
     z.looseObject({
       type: z.literal('allowed_tools'),
       mode: z.enum(['auto', 'required']),
-      tools: z.array(z.looseObject({ type: z.string() })),
+      tools: boundedArray(z.array(z.looseObject({ type: z.string() }))),
     }),
   ]),
   otherTypeObject(['function', 'custom', 'allowed_tools']),
@@ -150,7 +150,7 @@ export const responsesRequestSchema = z.looseObject({
   top_p: z.number().min(0).max(1).nullish(),
   top_logprobs: z.int().min(0).max(20).nullish(),
   metadata: metadataSchema.nullish(),
-  include: z.array(z.string()).nullish(),
+  include: boundedArray(z.array(z.string())).nullish(),
   store: z.boolean().nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_obfuscation: z.boolean().nullish() }).nullish(),
