@@ -10,6 +10,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import { z } from 'zod';
+import { boundedArray } from './bounded-array.js';
 
 /** `cache_control` extension some clients put on chat content parts. */
 const partCacheControlSchema = z.looseObject({ type: z.literal('ephemeral'), ttl: z.string().optional() });
@@ -63,7 +64,7 @@ export const chatContentPartSchema = z.discriminatedUnion('type', [
 export type ChatContentPart = z.infer<typeof chatContentPartSchema>;
 
 /** A text-only part list (system, developer and tool messages). */
-const textPartsSchema = z.array(textPartSchema);
+const textPartsSchema = boundedArray(z.array(textPartSchema));
 
 /** A tool call made by the assistant; `arguments` is always a JSON string. */
 export const chatToolCallSchema = z.looseObject({
@@ -90,17 +91,19 @@ const developerMessageSchema = z.looseObject({
 
 const userMessageSchema = z.looseObject({
   role: z.literal('user'),
-  content: z.union([z.string(), z.array(chatContentPartSchema)]),
+  content: z.union([z.string(), boundedArray(z.array(chatContentPartSchema))]),
   name: z.string().optional(),
 });
 
 const assistantMessageSchema = z.looseObject({
   role: z.literal('assistant'),
   /** `null` or absent when `tool_calls` (or legacy `function_call`) is present. */
-  content: z.union([z.string(), z.array(z.discriminatedUnion('type', [textPartSchema, refusalPartSchema]))]).nullish(),
+  content: z
+    .union([z.string(), boundedArray(z.array(z.discriminatedUnion('type', [textPartSchema, refusalPartSchema])))])
+    .nullish(),
   refusal: z.string().nullish(),
   name: z.string().optional(),
-  tool_calls: z.array(z.discriminatedUnion('type', [chatToolCallSchema, customToolCallSchema])).optional(),
+  tool_calls: boundedArray(z.array(z.discriminatedUnion('type', [chatToolCallSchema, customToolCallSchema]))).optional(),
   function_call: z.looseObject({ name: z.string(), arguments: z.string() }).nullish(),
   audio: z.looseObject({ id: z.string() }).nullish(),
   /** Extension some clients echo back from responses. */
@@ -166,7 +169,7 @@ export const chatToolChoiceSchema = z.union([
       type: z.literal('allowed_tools'),
       allowed_tools: z.looseObject({
         mode: z.enum(['auto', 'required']),
-        tools: z.array(z.record(z.string(), z.unknown())),
+        tools: boundedArray(z.array(z.record(z.string(), z.unknown()))),
       }),
     }),
   ]),
@@ -198,7 +201,7 @@ const positiveInt = z.int().min(1);
  */
 export const chatCompletionRequestSchema = z.looseObject({
   model: z.string(),
-  messages: z.array(chatMessageSchema).min(1),
+  messages: boundedArray(z.array(chatMessageSchema).min(1)),
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   max_tokens: positiveInt.nullish(),
@@ -207,12 +210,12 @@ export const chatCompletionRequestSchema = z.looseObject({
   stream_options: z
     .looseObject({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() })
     .nullish(),
-  tools: z.array(chatToolSchema).nullish(),
+  tools: boundedArray(z.array(chatToolSchema)).nullish(),
   tool_choice: chatToolChoiceSchema.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   response_format: chatResponseFormatSchema.nullish(),
   n: positiveInt.nullish(),
-  stop: z.union([z.string(), z.array(z.string())]).nullish(),
+  stop: z.union([z.string(), boundedArray(z.array(z.string()))]).nullish(),
   seed: z.int().nullish(),
   user: z.string().nullish(),
   presence_penalty: z.number().min(-2).max(2).nullish(),
@@ -224,14 +227,14 @@ export const chatCompletionRequestSchema = z.looseObject({
   service_tier: z.string().nullish(),
   store: z.boolean().nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
-  modalities: z.array(z.string()).nullish(),
+  modalities: boundedArray(z.array(z.string())).nullish(),
   audio: z.looseObject({}).nullish(),
   prediction: z.looseObject({ type: z.literal('content'), content: z.union([z.string(), textPartsSchema]) }).nullish(),
   verbosity: z.enum(['low', 'medium', 'high']).nullish(),
   web_search_options: z.looseObject({}).nullish(),
   safety_identifier: z.string().nullish(),
   prompt_cache_key: z.string().nullish(),
-  functions: z.array(functionDefinitionSchema).nullish(),
+  functions: boundedArray(z.array(functionDefinitionSchema)).nullish(),
   function_call: z.union([z.enum(['none', 'auto']), z.looseObject({ name: z.string() })]).nullish(),
 });
 export type ChatCompletionRequest = z.infer<typeof chatCompletionRequestSchema>;

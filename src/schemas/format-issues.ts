@@ -28,7 +28,7 @@ export interface IssueLine {
 /** How many issues `formatIssues` spells out before `(and N more)`. */
 const MAX_SHOWN = 3;
 /** Most issues `formatIssues` counts for `(and N more)`; past it, `(and more)`. */
-const MAX_COUNTED = 100;
+export const MAX_COUNTED = 100;
 
 /** Where an issue's received value comes from: the issue itself (`reportInput`) or the parsed body, walked along its path. */
 export interface ExplainOptions {

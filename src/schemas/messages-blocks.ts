@@ -7,6 +7,7 @@
  * @see https://docs.anthropic.com/en/api/messages
  */
 import { z } from 'zod';
+import { boundedArray } from './bounded-array.js';
 import { otherTypeSchema } from './other-type.js';
 
 /** `{type:'ephemeral', ttl?:'5m'|'1h'}`: marks the end of a cacheable prefix. */
@@ -23,7 +24,7 @@ const citationSchema = z.looseObject({ type: z.string() });
 export const textBlockSchema = z.looseObject({
   type: z.literal('text'),
   text: z.string(),
-  citations: z.array(citationSchema).nullish(),
+  citations: boundedArray(z.array(citationSchema)).nullish(),
   cache_control: cacheControlSchema.nullish(),
 });
 export type TextBlock = z.infer<typeof textBlockSchema>;
@@ -49,7 +50,7 @@ export type ImageBlock = z.infer<typeof imageBlockSchema>;
 /** Blocks allowed inside a `content` document source. */
 const documentContentSchema = z.union([
   z.string(),
-  z.array(z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema])),
+  boundedArray(z.array(z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema]))),
 ]);
 
 /** `{type:'document', source, title?, context?, citations?}`. */
@@ -74,7 +75,7 @@ export const searchResultBlockSchema = z.looseObject({
   type: z.literal('search_result'),
   source: z.string(),
   title: z.string(),
-  content: z.array(textBlockSchema),
+  content: boundedArray(z.array(textBlockSchema)),
   citations: z.looseObject({ enabled: z.boolean().optional() }).optional(),
   cache_control: cacheControlSchema.nullish(),
 });
@@ -97,8 +98,10 @@ export const toolResultBlockSchema = z.looseObject({
   content: z
     .union([
       z.string(),
-      z.array(
-        z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema, documentBlockSchema, searchResultBlockSchema]),
+      boundedArray(
+        z.array(
+          z.discriminatedUnion('type', [textBlockSchema, imageBlockSchema, documentBlockSchema, searchResultBlockSchema]),
+        ),
       ),
     ])
     .optional(),

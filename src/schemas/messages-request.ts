@@ -10,12 +10,13 @@
  * `models/enforce-model-rules.ts`.
  */
 import { z } from 'zod';
+import { boundedArray } from './bounded-array.js';
 import { cacheControlSchema, messagesContentBlockSchema, textBlockSchema } from './messages-blocks.js';
 
 /** One turn: role `user` or `assistant` (1.x clients may also send `system`). */
 export const messagesMessageSchema = z.looseObject({
   role: z.enum(['user', 'assistant', 'system']),
-  content: z.union([z.string(), z.array(messagesContentBlockSchema)]),
+  content: z.union([z.string(), boundedArray(z.array(messagesContentBlockSchema))]),
 });
 export type MessagesMessage = z.infer<typeof messagesMessageSchema>;
 
@@ -27,11 +28,11 @@ export const messagesCustomToolSchema = z.looseObject({
   input_schema: z.looseObject({
     type: z.literal('object'),
     properties: z.record(z.string(), z.unknown()).nullish(),
-    required: z.array(z.string()).nullish(),
+    required: boundedArray(z.array(z.string())).nullish(),
   }),
   cache_control: cacheControlSchema.nullish(),
   strict: z.boolean().optional(),
-  input_examples: z.array(z.record(z.string(), z.unknown())).optional(),
+  input_examples: boundedArray(z.array(z.record(z.string(), z.unknown()))).optional(),
   defer_loading: z.boolean().optional(),
   eager_input_streaming: z.boolean().nullish(),
 });
@@ -96,14 +97,14 @@ export const outputConfigSchema = z.looseObject({
 export type OutputConfig = z.infer<typeof outputConfigSchema>;
 
 /** `system`: a string or a list of text blocks (which may carry `cache_control`). */
-export const systemPromptSchema = z.union([z.string(), z.array(textBlockSchema)]);
+export const systemPromptSchema = z.union([z.string(), boundedArray(z.array(textBlockSchema))]);
 
 /** Fields shared by `/v1/messages` and `/v1/messages/count_tokens`. */
 const promptShape = {
   model: z.string(),
-  messages: z.array(messagesMessageSchema).min(1),
+  messages: boundedArray(z.array(messagesMessageSchema).min(1)),
   system: systemPromptSchema.optional(),
-  tools: z.array(messagesToolSchema).optional(),
+  tools: boundedArray(z.array(messagesToolSchema)).optional(),
   tool_choice: messagesToolChoiceSchema.optional(),
   thinking: thinkingConfigSchema.optional(),
   output_config: outputConfigSchema.optional(),
@@ -122,7 +123,7 @@ export const messagesRequestSchema = z.looseObject({
   temperature: z.number().min(0).max(1).optional(),
   top_p: z.number().min(0).max(1).optional(),
   top_k: z.int().min(0).optional(),
-  stop_sequences: z.array(z.string()).optional(),
+  stop_sequences: boundedArray(z.array(z.string())).optional(),
   stream: z.boolean().optional(),
   metadata: z.looseObject({ user_id: z.string().nullish() }).optional(),
   service_tier: z.enum(['auto', 'standard_only']).optional(),

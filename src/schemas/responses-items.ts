@@ -12,6 +12,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 import { z } from 'zod';
+import { boundedArray } from './bounded-array.js';
 import { OTHER_TYPE_MARKER } from './other-type.js';
 
 /** `input_text`: text the caller (or a tool) wrote. */
@@ -68,7 +69,7 @@ const itemStatusSchema = z.string().nullish();
 const inputMessageSchema = z.looseObject({
   type: z.literal('message').optional(),
   role: z.enum(['user', 'system', 'developer']),
-  content: z.union([z.string(), z.array(responseInputPartSchema)]),
+  content: z.union([z.string(), boundedArray(z.array(responseInputPartSchema))]),
   id: z.string().nullish(),
   status: itemStatusSchema,
 });
@@ -76,7 +77,7 @@ const inputMessageSchema = z.looseObject({
 const assistantMessageSchema = z.looseObject({
   type: z.literal('message').optional(),
   role: z.literal('assistant'),
-  content: z.union([z.string(), z.array(responseAssistantPartSchema)]),
+  content: z.union([z.string(), boundedArray(z.array(responseAssistantPartSchema))]),
   id: z.string().nullish(),
   status: itemStatusSchema,
 });
@@ -103,7 +104,7 @@ export type FunctionCallItem = z.infer<typeof functionCallItemSchema>;
 export const functionCallOutputItemSchema = z.looseObject({
   type: z.literal('function_call_output'),
   call_id: z.string(),
-  output: z.union([z.string(), z.array(responseInputPartSchema)]),
+  output: z.union([z.string(), boundedArray(z.array(responseInputPartSchema))]),
   id: z.string().nullish(),
   status: itemStatusSchema,
 });
@@ -123,7 +124,7 @@ export type CustomToolCallItem = z.infer<typeof customToolCallItemSchema>;
 export const customToolCallOutputItemSchema = z.looseObject({
   type: z.literal('custom_tool_call_output'),
   call_id: z.string(),
-  output: z.union([z.string(), z.array(responseInputPartSchema)]),
+  output: z.union([z.string(), boundedArray(z.array(responseInputPartSchema))]),
   id: z.string().nullish(),
 });
 export type CustomToolCallOutputItem = z.infer<typeof customToolCallOutputItemSchema>;
@@ -136,8 +137,8 @@ export type CustomToolCallOutputItem = z.infer<typeof customToolCallOutputItemSc
 export const reasoningItemSchema = z.looseObject({
   type: z.literal('reasoning'),
   id: z.string().nullish(),
-  summary: z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() })).nullish(),
-  content: z.array(z.looseObject({ type: z.literal('reasoning_text'), text: z.string() })).nullish(),
+  summary: boundedArray(z.array(z.looseObject({ type: z.literal('summary_text'), text: z.string() }))).nullish(),
+  content: boundedArray(z.array(z.looseObject({ type: z.literal('reasoning_text'), text: z.string() }))).nullish(),
   encrypted_content: z.string().nullish(),
   status: itemStatusSchema,
 });

@@ -11,6 +11,7 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create
  */
 import { z } from 'zod';
+import { boundedArray } from './bounded-array.js';
 import { OTHER_TYPE_MARKER } from './other-type.js';
 import { responseInputItemSchema } from './responses-items.js';
 
@@ -78,7 +79,7 @@ export const responsesToolChoiceSchema = z.union([
     z.looseObject({
       type: z.literal('allowed_tools'),
       mode: z.enum(['auto', 'required']),
-      tools: z.array(z.looseObject({ type: z.string() })),
+      tools: boundedArray(z.array(z.looseObject({ type: z.string() }))),
     }),
   ]),
   otherTypeObject(['function', 'custom', 'allowed_tools']),
@@ -125,9 +126,9 @@ const positiveInt = z.int().min(1);
  */
 export const responsesRequestSchema = z.looseObject({
   model: z.string(),
-  input: z.union([z.string(), z.array(responseInputItemSchema)]).nullish(),
+  input: z.union([z.string(), boundedArray(z.array(responseInputItemSchema))]).nullish(),
   instructions: z.string().nullish(),
-  tools: z.array(responsesToolSchema).nullish(),
+  tools: boundedArray(z.array(responsesToolSchema)).nullish(),
   tool_choice: responsesToolChoiceSchema.nullish(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z
@@ -149,7 +150,7 @@ export const responsesRequestSchema = z.looseObject({
   top_p: z.number().min(0).max(1).nullish(),
   top_logprobs: z.int().min(0).max(20).nullish(),
   metadata: metadataSchema.nullish(),
-  include: z.array(z.string()).nullish(),
+  include: boundedArray(z.array(z.string())).nullish(),
   store: z.boolean().nullish(),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_obfuscation: z.boolean().nullish() }).nullish(),
