@@ -150,7 +150,7 @@ export interface GatewayOptions extends ObservabilityOptions {
   admission?: AdmissionOptions;
   /**
    * What one request may hold (model id length, counts of messages, content
-   * parts and tools, string lengths, nesting depth, stored items a
+   * parts and tools, string lengths, nesting depth, keys per object, stored items a
    * Responses request resolves), checked before any other work on the body.
    * Past a bound the caller gets a 400 in its format naming the field and
    * the bound. Defaults in `DEFAULT_REQUEST_BOUNDS`.

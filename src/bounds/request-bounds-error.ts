@@ -46,6 +46,11 @@ const WORDING: Record<CheckedBound, BoundWording> = {
     fix: () => 'Send a flatter structure (tool schemas count).',
     chatCode: null,
   },
+  maxObjectKeys: {
+    found: (violation) => `an object of ${violation.found} keys`,
+    fix: () => 'Send an object with fewer keys.',
+    chatCode: null,
+  },
   maxItemReferences: {
     found: (violation) => `${violation.found} items sent by reference (item_reference, or reasoning by id without encrypted_content)`,
     fix: () => 'Send fewer references: send the items themselves, or continue with previous_response_id.',
@@ -55,11 +60,11 @@ const WORDING: Record<CheckedBound, BoundWording> = {
 
 /**
  * The violation's field as the error names it: the dotted path, except for
- * depth, where only its first segments (each at most 64 characters) are
- * kept, since the rest are the caller's own keys, as deep as the nesting.
+ * depth and an object's keys, where only its first segments (each at most 64
+ * characters) are kept, since the rest may be the caller's own keys.
  */
 export function boundViolationParam(violation: RequestBoundViolation): string {
-  if (violation.bound !== 'maxDepth') return formatPath(violation.path);
+  if (violation.bound !== 'maxDepth' && violation.bound !== 'maxObjectKeys') return formatPath(violation.path);
   return formatPath(
     violation.path
       .slice(0, DEPTH_PATH_SEGMENTS)

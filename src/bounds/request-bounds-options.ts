@@ -23,6 +23,11 @@ export interface RequestBoundsOptions {
   maxTextLength?: number;
   /** Deepest nesting of objects and arrays in a body (tool schemas included). Default 128. */
   maxDepth?: number;
+  /**
+   * Most keys of one object anywhere in a body (a tool's schema properties,
+   * a tool call's input, `metadata`, `logit_bias`). Default 10000.
+   */
+  maxObjectKeys?: number;
   /** Most `item_reference` items (and reasoning items sent by id alone) in one Responses request. Default 1000. */
   maxItemReferences?: number;
   /**
@@ -44,6 +49,7 @@ export const DEFAULT_REQUEST_BOUNDS: RequestBounds = Object.freeze({
   maxNameLength: 256,
   maxTextLength: 10_485_760,
   maxDepth: 128,
+  maxObjectKeys: 10_000,
   maxItemReferences: 1_000,
   maxResolvedInputBytes: 32 * 1024 * 1024,
 });

@@ -13,7 +13,7 @@ import type { CountBound, FieldRule, StringBound } from './field-rules.js';
 import type { RequestBounds } from './request-bounds-options.js';
 
 /** A bound the walk (or the item-reference count) checks. */
-export type CheckedBound = StringBound | CountBound | 'maxContentParts' | 'maxDepth' | 'maxItemReferences';
+export type CheckedBound = StringBound | CountBound | 'maxContentParts' | 'maxDepth' | 'maxObjectKeys' | 'maxItemReferences';
 
 /** The first value of a request past a bound. */
 export interface RequestBoundViolation {
@@ -25,7 +25,7 @@ export interface RequestBoundViolation {
   limit: number;
   /**
    * What the request holds: characters of the string, entries of the array,
-   * content parts counted up to this field, item references, or (for
+   * content parts counted up to this field, an object's keys, item references, or (for
    * `maxDepth`) the level reached, `limit + 1`.
    */
   found: number;
@@ -78,7 +78,9 @@ export function walkBoundedBody(body: unknown, rule: FieldRule, bounds: RequestB
       return undefined;
     }
     const object = value as Record<string, unknown>;
-    stack.push({ key, container: object, keys: Object.keys(object), fields: valueRule?.fields, items: undefined, next: 0 });
+    const keys = Object.keys(object);
+    if (keys.length > bounds.maxObjectKeys) return violation(key, 'maxObjectKeys', keys.length);
+    stack.push({ key, container: object, keys, fields: valueRule?.fields, items: undefined, next: 0 });
     return undefined;
   };
 

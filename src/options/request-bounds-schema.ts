@@ -18,11 +18,12 @@ export const requestBoundsSchema = optionsObject(
     maxNameLength: count('characters of a tool or function name'),
     maxTextLength: count('characters of one text string'),
     maxDepth: count('levels of nesting in a request body'),
+    maxObjectKeys: count('keys of one object in a request body'),
     maxItemReferences: count('stored items referenced by one Responses request'),
     maxResolvedInputBytes: count('bytes of a Responses input once stored items are resolved'),
   },
   'a `requestBounds`',
-  '`{ maxModelLength?, maxMessages?, maxContentParts?, maxTools?, maxNameLength?, maxTextLength?, maxDepth?, maxItemReferences?, maxResolvedInputBytes? }` (numbers)',
+  '`{ maxModelLength?, maxMessages?, maxContentParts?, maxTools?, maxNameLength?, maxTextLength?, maxDepth?, maxObjectKeys?, maxItemReferences?, maxResolvedInputBytes? }` (numbers)',
 );
 
 type _RequestBoundsOptions = Assert<SameOptions<z.input<typeof requestBoundsSchema>, RequestBoundsOptions>>;
