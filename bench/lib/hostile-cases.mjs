@@ -36,6 +36,17 @@ function prose(length) {
   return WORDS.repeat(Math.ceil(length / WORDS.length)).slice(0, length);
 }
 
+/** `length` pseudo-random lowercase letters (a fixed seed: the same text every run). */
+function randomLetters(length) {
+  let state = 0x2f6b_1d3a;
+  let text = '';
+  for (let index = 0; index < length; index++) {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    text += String.fromCharCode(97 + (state >>> 16) % 26);
+  }
+  return text;
+}
+
 /** A base64 image whose data holds a run of `count` `=` that does not end it. */
 function paddedImageData(count) {
   return `${'='.repeat(count)}A`;
@@ -415,6 +426,40 @@ export const HOSTILE_CASES = [
     path: '/v1/chat/completions',
     body: () => chatBody({ messages: [{ role: 'user', content: prose(2_000_000) }] }),
     expect: { status: 200, format: 'openai' },
+  },
+
+  {
+    name: 'chat: 1 MB of random letters (text the tokenizer has never seen)',
+    profile: 'default',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    body: () => chatBody({ messages: [{ role: 'user', content: randomLetters(1_000_000) }] }),
+    expect: { status: 200, format: 'openai' },
+  },
+  {
+    name: 'messages count_tokens: 1 MB of random letters',
+    profile: 'default',
+    method: 'POST',
+    path: '/v1/messages/count_tokens',
+    auth: 'x-api-key',
+    body: () => JSON.stringify({ model: VENDOR_MODEL, messages: [{ role: 'user', content: randomLetters(1_000_000) }] }),
+    expect: { status: 200, format: 'messages' },
+  },
+  {
+    name: 'chat: 1,000 tools and 1 MB of user text naming none of them',
+    profile: 'default',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    body: () => chatBody({ tools: Array.from({ length: 1_000 }, (_, index) => chatTool(`tool_${index}`)), messages: [{ role: 'user', content: prose(1_000_000) }] }),
+    expect: { status: 200, format: 'openai' },
+  },
+  {
+    name: 'chat: a logit_bias of 300,000 keys',
+    profile: 'default',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    body: () => chatBody({ logit_bias: Object.fromEntries(Array.from({ length: 300_000 }, (_, index) => [String(index), 'x'])) }),
+    expect: { status: 400, format: 'openai', names: 'logit_bias', bound: 10_000 },
   },
 
   // Numbers JSON can write but a number field cannot hold.
