@@ -45,7 +45,9 @@ export interface Gateway {
    * Step 1½: reads the body an adapter left unread (`request.readBody`), for
    * the endpoints that take one; authenticates first when no step did, so a
    * caller without a valid key never has its body buffered. 413 / 408 when
-   * the body is too large or late.
+   * the body is too large or late. It takes no admission place: `handle`
+   * takes the place before it reads the body; a composed pipeline that runs
+   * this step takes it later, at `dispatch`.
    */
   readBody(ctx: GatewayContext): Promise<void>;
   /** Step 3: model permission (403), route (404) and the model matrix's rules (400). */
