@@ -15,7 +15,8 @@ import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
-import { closeIfBodyUnread, deferGatewayRequest, endObservationOnClose, type FrameworkBody, toGatewayRequest } from './node-request.js';
+import { closeIfBodyUnread, toGatewayRequest } from './node-request.js';
+import { type AdapterStep, adapterSteps, beginStepContext, frameworkBodyOf, wrapSteps } from './step-middlewares.js';
 import { writeGatewayResponse } from './node-response.js';
 
 /** An Express middleware (no default parameters: Express reads `fn.length`). */
@@ -54,7 +55,7 @@ export interface ExpressGateway extends ExpressMiddleware, ExpressSteps {
   steps(endpoint: BodyEndpointName): ExpressSteps;
 }
 
-type Step = (ctx: GatewayContext, req: Request) => Promise<GatewayResponse | void> | GatewayResponse | void;
+type Step = AdapterStep<Request>;
 
 function withQuery(path: string, url: string): string {
   const mark = url.indexOf('?');
@@ -87,27 +88,15 @@ export function keepRawBody(req: IncomingMessage, _res: ServerResponse, buf: Buf
  */
 export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGateway {
   const gateway = toGateway(gatewayOrOptions, 'expressGateway');
-  const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
+  const core = adapterSteps<Request>(gateway);
 
-  /** What a parser of the app's (`express.json()`, with `keepRawBody`) made of the body, before the gateway or between its steps. */
-  const frameworkBody = (req: Request) => (): FrameworkBody => {
-    const withRaw = req as Request & { rawBody?: string | Uint8Array };
-    return { parsedBody: req.body, ...(withRaw.rawBody !== undefined ? { rawBody: withRaw.rawBody } : {}) };
-  };
-
-  /** The request's context, made by its first step; the body stays unread until an authenticated step needs it. */
+  /** The request's context, made by its first step (with what `express.json()`, with `keepRawBody`, made of the body). */
   function contextOf(req: Request, res: Response, url?: string): GatewayContext {
     const existing = res.locals.modelgate as GatewayContext | undefined;
     if (existing) return existing;
-    const request = deferGatewayRequest(req, res, {
-      ...(url !== undefined ? { url } : {}),
-      frameworkBody: frameworkBody(req),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
-    });
-    const ctx = gateway.begin(request);
+    const frameworkBody = () => frameworkBodyOf(req.body, (req as Request & { rawBody?: string | Uint8Array }).rawBody);
+    const ctx = beginStepContext(gateway, req, res, { ...(url !== undefined ? { url } : {}), frameworkBody });
     res.locals.modelgate = ctx;
-    endObservationOnClose(ctx, res);
     return ctx;
   }
 
@@ -131,9 +120,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
       })();
     };
 
-  const dispatch: Step = (ctx) => gateway.dispatch(ctx);
-  // The body is read here at the latest (the caller authenticated first), then checked.
-  const validate: Step = (ctx) => gateway.readBody(ctx).then(() => gateway.validate(ctx));
+  const dispatch = core.dispatch;
   const at = (path: string) => (req: Request) => withQuery(path, req.originalUrl ?? req.url);
 
   // Paths outside /v1 belong to the app: pass them on.
@@ -145,18 +132,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
 
   /** The steps, presenting `url` (when given) to the core instead of the request's own path. */
   function stepsAt(url?: (req: Request) => string): ExpressSteps {
-    return {
-      authenticate: middleware((ctx) => gateway.authenticate(ctx), url),
-      authenticateWith: (getPrincipal) =>
-        middleware(async (ctx, req) => {
-          const principal = await getPrincipal(req);
-          if (principal) ctx.principal = principal;
-          else await gateway.authenticate(ctx);
-        }, url),
-      validate: middleware(validate, url),
-      enforceRules: middleware((ctx) => gateway.enforceRules(ctx), url),
-      dispatch: middleware(dispatch, url),
-    };
+    return wrapSteps(core, (step) => middleware(step, url));
   }
 
   const bound = new Map<BodyEndpointName, ExpressSteps>();

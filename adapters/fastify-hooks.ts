@@ -11,7 +11,8 @@ import type { GatewayContext } from '../src/gateway-context.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { sendGatewayResponse } from './fastify-reply.js';
-import { closeIfBodyUnread, deferGatewayRequest, endObservationOnClose, type FrameworkBody, toGatewayRequest } from './node-request.js';
+import { closeIfBodyUnread, toGatewayRequest } from './node-request.js';
+import { type AdapterStep, adapterSteps, beginStepContext, frameworkBodyOf, wrapSteps } from './step-middlewares.js';
 import { type GatewayOrOptions, toGateway } from './to-gateway.js';
 import { GatewayConfigError } from '../src/options/gateway-config-error.js';
 import { got } from '../src/options/option-schemas.js';
@@ -51,7 +52,7 @@ export interface FastifyGatewayHooks extends FastifySteps {
   steps(endpoint: BodyEndpointName): FastifySteps;
 }
 
-type Step = (ctx: GatewayContext, request: FastifyRequest) => Promise<GatewayResponse | void> | GatewayResponse | void;
+type Step = AdapterStep<FastifyRequest>;
 
 /** Where the URL the core sees comes from: the bound endpoint's path, or the request's own. */
 type UrlOf = (request: FastifyRequest) => string;
@@ -70,29 +71,16 @@ const queryOf = (url: string): string => {
 export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: UrlOf = (request) => fromV1Segment(request.url)): FastifyGatewayHooks {
   const gateway = toGateway(gatewayOrOptions, 'createFastifyHooks');
   if (typeof urlOf !== 'function') throw new GatewayConfigError('createFastifyHooks', [{ path: 'urlOf', message: `must be \`(request) => url\` (got ${got(urlOf)})` }]);
-  const limit = gateway.options.maxBodyBytes;
-  const bodyTimeoutMs = gateway.options.bodyTimeoutMs;
   const contexts = new WeakMap<FastifyRequest, GatewayContext>();
+  const core = adapterSteps<FastifyRequest>(gateway);
 
-  /** Bytes a raw-body plugin kept win, then what the route's parser made of the body (asked again when the body is read). */
-  const frameworkBody = (request: FastifyRequest) => (): FrameworkBody => {
-    const rawBody = (request as FastifyRequest & { rawBody?: string | Uint8Array }).rawBody;
-    return { parsedBody: request.body, ...(rawBody !== undefined ? { rawBody } : {}) };
-  };
-
-  /** The request's context, made by its first hook; a body Fastify has not parsed stays unread until an authenticated step needs it. */
+  /** The request's context, made by its first hook (with what a raw-body plugin kept, or the route's parser made of the body). */
   function contextOf(request: FastifyRequest, reply: FastifyReply, url: string): GatewayContext {
     const existing = contexts.get(request);
     if (existing) return existing;
-    const gatewayRequest = deferGatewayRequest(request.raw, reply.raw, {
-      url,
-      frameworkBody: frameworkBody(request),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
-    });
-    const ctx = gateway.begin(gatewayRequest);
+    const frameworkBody = () => frameworkBodyOf(request.body, (request as FastifyRequest & { rawBody?: string | Uint8Array }).rawBody);
+    const ctx = beginStepContext(gateway, request.raw, reply.raw, { url, frameworkBody });
     contexts.set(request, ctx);
-    endObservationOnClose(ctx, reply.raw);
     return ctx;
   }
 
@@ -112,23 +100,10 @@ export function createFastifyHooks(gatewayOrOptions: GatewayOrOptions, urlOf: Ur
       return sendGatewayResponse(reply, closeIfBodyUnread(request.raw, gateway.finish(ctx, response)));
     };
 
-  const dispatch: Step = (ctx) => gateway.dispatch(ctx);
-  // The body is read here at the latest (the caller authenticated first), then checked.
-  const validate: Step = (ctx) => gateway.readBody(ctx).then(() => gateway.validate(ctx));
+  const dispatch = core.dispatch;
 
   function stepsAt(url: UrlOf): FastifySteps {
-    return {
-      authenticate: hook((ctx) => gateway.authenticate(ctx), url),
-      authenticateWith: (getPrincipal) =>
-        hook(async (ctx, request) => {
-          const principal = await getPrincipal(request);
-          if (principal) ctx.principal = principal;
-          else await gateway.authenticate(ctx);
-        }, url),
-      validate: hook(validate, url),
-      enforceRules: hook((ctx) => gateway.enforceRules(ctx), url),
-      dispatch: hook(dispatch, url),
-    };
+    return wrapSteps(core, (step) => hook(step, url));
   }
   const at = (endpoint: BodyEndpointName): UrlOf => {
     const path = canonicalPath(endpoint);

@@ -15,7 +15,8 @@ import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
 import { ChunkReadable, exposeDisconnect } from './koa-stream-body.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
-import { closeIfBodyUnread, deferGatewayRequest, endObservationOnClose, type FrameworkBody, toGatewayRequest } from './node-request.js';
+import { closeIfBodyUnread, toGatewayRequest } from './node-request.js';
+import { type AdapterStep, adapterSteps, beginStepContext, frameworkBodyOf, wrapSteps } from './step-middlewares.js';
 
 /** The gateway's steps as Koa middlewares; the context travels in `ctx.state.modelgate`. */
 export interface KoaSteps {
@@ -50,7 +51,7 @@ export interface KoaGateway extends Middleware, KoaSteps {
   steps(endpoint: BodyEndpointName): KoaSteps;
 }
 
-type Step = (gctx: GatewayContext, ctx: Context) => Promise<GatewayResponse | void> | GatewayResponse | void;
+type Step = AdapterStep<Context>;
 
 /** Hands a gateway response to Koa. */
 function respond(ctx: Context, response: GatewayResponse): void {
@@ -76,27 +77,15 @@ function respond(ctx: Context, response: GatewayResponse): void {
  */
 export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
   const gateway = toGateway(gatewayOrOptions, 'koaGateway');
-  const { maxBodyBytes: limit, bodyTimeoutMs } = gateway.options;
+  const core = adapterSteps<Context>(gateway);
 
-  /** What a body parser of the app's (`@koa/bodyparser`) made of the body, before the gateway or between its steps. */
-  const frameworkBody = (ctx: Context) => (): FrameworkBody => {
-    const koaRequest = ctx.request as Context['request'] & { body?: unknown; rawBody?: string };
-    return { parsedBody: koaRequest.body, ...(koaRequest.rawBody !== undefined ? { rawBody: koaRequest.rawBody } : {}) };
-  };
-
-  /** The request's context, made by its first step; the body stays unread until an authenticated step needs it. */
+  /** The request's context, made by its first step (with what a body parser of the app's, `@koa/bodyparser`, made of the body). */
   function contextOf(ctx: Context, url?: string): GatewayContext {
     const existing = ctx.state.modelgate as GatewayContext | undefined;
     if (existing) return existing;
-    const request = deferGatewayRequest(ctx.req, ctx.res, {
-      url: url ?? ctx.url,
-      frameworkBody: frameworkBody(ctx),
-      ...(limit !== undefined ? { limit } : {}),
-      ...(bodyTimeoutMs !== undefined ? { bodyTimeoutMs } : {}),
-    });
-    const gctx = gateway.begin(request);
+    const koaRequest = ctx.request as Context['request'] & { body?: unknown; rawBody?: string };
+    const gctx = beginStepContext(gateway, ctx.req, ctx.res, { url: url ?? ctx.url, frameworkBody: () => frameworkBodyOf(koaRequest.body, koaRequest.rawBody) });
     ctx.state.modelgate = gctx;
-    endObservationOnClose(gctx, ctx.res);
     return gctx;
   }
 
@@ -117,9 +106,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
       respond(ctx, closeIfBodyUnread(ctx.req, gateway.finish(gctx, response)));
     };
 
-  const dispatch: Step = (gctx) => gateway.dispatch(gctx);
-  // The body is read here at the latest (the caller authenticated first), then checked.
-  const validate: Step = (gctx) => gateway.readBody(gctx).then(() => gateway.validate(gctx));
+  const dispatch = core.dispatch;
   const all = middleware(dispatch);
   const root = async function modelgate(ctx: Context, next: Next) {
     if (!ctx.path.startsWith('/v1/') && ctx.path !== '/v1') return next();
@@ -128,18 +115,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
 
   /** The steps, presenting `url` (when given) to the core instead of the request's own path. */
   function stepsAt(url?: string): KoaSteps {
-    return {
-      authenticate: middleware((gctx) => gateway.authenticate(gctx), url),
-      authenticateWith: (getPrincipal) =>
-        middleware(async (gctx, ctx) => {
-          const principal = await getPrincipal(ctx);
-          if (principal) gctx.principal = principal;
-          else await gateway.authenticate(gctx);
-        }, url),
-      validate: middleware(validate, url),
-      enforceRules: middleware((gctx) => gateway.enforceRules(gctx), url),
-      dispatch: middleware(dispatch, url),
-    };
+    return wrapSteps(core, (step) => middleware(step, url));
   }
 
   const bound = new Map<BodyEndpointName, KoaSteps>();

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node bench/burst.mjs`: a gateway instance under a burst, with and
- * without admission control (`admission: { maxInFlight: M }`).
+ * without admission control (`admission: { maxInFlight: M, maxPerPrincipal: M }`: every client uses one key).
  *
  * The instance (the built node handler, in a fresh process per round)
  * sends every model call to a simulated upstream of its own that serves M
@@ -170,7 +170,7 @@ async function main() {
   console.log(`Burst of ${BURST} clients (10 × maxInFlight ${M}) on ${STEADY} steady ones; upstream serves ${M} at once, ${DELAY_MS} ms per call; medians of ${ROUNDS} rounds.\n`);
   console.log('| Instance | Steady p50 / p99 before (ms) | Steady p50 / p99 during burst (ms) | All answered calls p50 / p99 during burst (ms) | Steady refused | Burst answered / refused | RSS growth (MB) | Heap growth (MB) |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  console.log(row(`admission: { maxInFlight: ${M} }`, 'on'));
+  console.log(row(`admission: { maxInFlight: ${M}, maxPerPrincipal: ${M} }`, 'on'));
   console.log(row('no admission control', 'off'));
 }
 

@@ -37,9 +37,11 @@ export interface GatewayRequest {
   /**
    * Reads the body's bytes when an adapter has not read them yet (`rawBody`
    * and `body` unset). The gateway calls it at most once, and only for a
-   * caller whose key verified, on an endpoint that takes a body, once its
-   * model call has its place: an unauthenticated caller's body is never
-   * buffered. Rejects with a `GatewayError` (413 too large, 408 late) to
+   * caller whose key verified, on an endpoint that takes a body: an
+   * unauthenticated caller's body is never buffered. `handle` and the
+   * mounted adapters read it once the model call has its admission place;
+   * in a pipeline composed of the steps, the validate step reads it, before
+   * `dispatch` takes the place. Rejects with a `GatewayError` (413 too large, 408 late) to
    * refuse the request. The adapters set it; without it, `rawBody` / `body`
    * are the whole body.
    */

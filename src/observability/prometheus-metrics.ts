@@ -78,6 +78,6 @@ export function createPrometheusMetrics(options: PrometheusOptions): PrometheusM
     })),
     cooldowns: counter('upstream_cooldowns_total', 'Cooldowns this instance started on an upstream target, by cause (failures, rate_limit).', ['upstream', 'model', 'cause']),
     inFlight: reuse('in_flight_calls', () => new prom.Gauge({ name: `${prefix}in_flight_calls`, help: 'Model calls in progress on this instance (requests and open streams).', labelNames: [], registers })),
-    admissionRefusals: counter('admission_refusals_total', 'Model calls refused at once: full (admission.maxInFlight), share_full (admission.maxPerPrincipal), queue_timeout (admission.queueMs) or shutting_down.', ['reason']),
+    admissionRefusals: counter('admission_refusals_total', 'Model calls refused at once: full (admission.maxInFlight), share_full (admission.maxPerPrincipal: places or waiting calls), queue_timeout (admission.queueMs) or shutting_down.', ['reason']),
   };
 }

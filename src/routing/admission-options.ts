@@ -18,7 +18,9 @@ export interface AdmissionOptions {
    * holds at once, so that one caller's long streams cannot take every place
    * while others wait. A call of a principal at its share is queued (with
    * `queueMs`) or refused (503 / 529 `overloaded`, saying its share is full)
-   * even while other principals are still admitted.
+   * even while other principals are still admitted. It also bounds the
+   * principal's calls waiting in the queue: with its share already waiting,
+   * one more is refused at once, so one caller cannot fill the queue.
    *
    * Default: half the places, rounded up (`Math.ceil(maxInFlight / 2)`):
    * a second principal always finds room, whatever the first one holds.
@@ -34,7 +36,8 @@ export interface AdmissionOptions {
    */
   queueMs?: number;
   /**
-   * Most calls waiting at once; past it a call is refused at once.
+   * Most calls waiting at once; past it a call is refused at once. One
+   * principal has at most `maxPerPrincipal` of them.
    * Default: `maxInFlight`. Only with `queueMs`.
    */
   maxQueued?: number;

@@ -3,7 +3,8 @@
  * `waitMs`; a waiter whose client leaves is removed at once (its place in
  * line, its timer, its listener). A freed place goes to the waiter whose
  * principal holds the fewest places (the oldest among equals), skipping
- * those whose principal is at its share.
+ * those whose principal is at its share. It counts each principal's
+ * waiters, so that admission can bound them.
  *
  * @internal
  */
@@ -40,6 +41,8 @@ interface Waiter {
 export class AdmissionQueue {
   /** Insertion-ordered: the first is the oldest; removal from anywhere is O(1). */
   private readonly waiters = new Set<Waiter>();
+  /** Waiters per principal; principals with none are not kept. Every way out of the queue passes `forget`, which counts down. */
+  private readonly waitingPer = new Map<string, number>();
 
   constructor(
     private readonly limit: number,
@@ -48,6 +51,11 @@ export class AdmissionQueue {
 
   get size(): number {
     return this.waiters.size;
+  }
+
+  /** Calls of `principal` waiting now. */
+  waitingBy(principal: string): number {
+    return this.waitingPer.get(principal) ?? 0;
   }
 
   /** Whether one more may wait. */
@@ -73,6 +81,7 @@ export class AdmissionQueue {
       waiter.timer = setTimeout(() => this.remove(waiter, refusals.timedOut()), this.waitMs);
       signal.addEventListener('abort', waiter.onAbort, { once: true });
       this.waiters.add(waiter);
+      this.waitingPer.set(principal, this.waitingBy(principal) + 1);
     });
   }
 
@@ -112,6 +121,9 @@ export class AdmissionQueue {
 
   private forget(waiter: Waiter): void {
     this.waiters.delete(waiter);
+    const left = this.waitingBy(waiter.principal) - 1;
+    if (left > 0) this.waitingPer.set(waiter.principal, left);
+    else this.waitingPer.delete(waiter.principal);
     clearTimeout(waiter.timer);
     waiter.signal.removeEventListener('abort', waiter.onAbort);
   }

@@ -1,8 +1,10 @@
 /**
  * Admission control: the model calls one gateway instance serves at once
  * (requests in progress and open streams), the share of them one principal
- * may hold, a bounded queue in front of them, and the refusals past these. Also what a shutdown needs: stop
- * admitting, wait for the calls to end, end the streams still open.
+ * may hold, a bounded queue in front of them (in which one principal may
+ * have at most its share waiting), and the refusals past these. Also what a
+ * shutdown needs: stop admitting, wait for the calls to end, end the
+ * streams still open.
  *
  * Without the `admission` option there is no limit, but calls are still
  * counted, so a shutdown knows what it waits for.
@@ -20,7 +22,10 @@ import { overloadedError, SHUTTING_DOWN } from './overloaded.js';
 
 export type { AdmissionOptions } from './admission-options.js';
 
-/** Why a call was refused (the label of the refusals counter). */
+/**
+ * Why a call was refused (the label of the refusals counter). `share_full`:
+ * the caller's share (`maxPerPrincipal`) of places, or of waiting calls.
+ */
 export type RefusalReason = 'full' | 'share_full' | 'queue_timeout' | 'shutting_down';
 
 /** Observers of the count (metrics). They must not throw. */
@@ -76,11 +81,23 @@ export class Admission {
    * once when one is free and the principal is under its share, after a wait
    * in the queue (`queueMs`), or a thrown (or rejected) `overloaded`
    * refusal in the caller's terms.
+   *
+   * A principal may have at most its share (`maxPerPrincipal`) of calls
+   * waiting, beside the places it holds; past that it is refused at once
+   * (`share_full`). The queue is shared: without this bound one caller
+   * could fill it, and every other caller would be refused as if the
+   * instance were full. The bound is the share itself because no more of a
+   * principal's waiters can take a place in one turn of its held calls, and
+   * because, like the share of places, it leaves a second principal room in
+   * the queue with the defaults (half of `maxQueued = maxInFlight`, rounded
+   * up). A gateway with one principal that gives it every place
+   * (`maxPerPrincipal: maxInFlight`) keeps the whole default queue for it.
    */
   enter(format: WireFormat, signal: AbortSource, principal: string): CallSlot | Promise<CallSlot> {
     if (this.stopping) throw this.refuse(format, 'shutting_down', principal);
     const underShare = this.places.mayTake(principal);
     if (underShare && this.active.size < this.max) return this.take(principal);
+    if (this.queue && this.queue.waitingBy(principal) >= this.share) throw this.refuseQueueShare(format);
     if (this.queue?.hasRoom) {
       return this.queue.wait(principal, signal, () => this.take(principal), {
         timedOut: () => this.refuse(format, 'queue_timeout', principal),
@@ -157,6 +174,16 @@ export class Admission {
     this.idleWaiters = [];
     for (const waiter of waiters) waiter();
   };
+
+  /** A principal with its share of calls already waiting: refused, counted with the share refusals. */
+  private refuseQueueShare(format: WireFormat): GatewayError {
+    this.events.onRefused?.('share_full');
+    return overloadedError(
+      format,
+      `Over capacity: this caller already has ${this.share} calls waiting for a place, as many as its share of ${this.share} model calls at once (admission.maxPerPrincipal) lets it queue, while other callers are still served; retry shortly.`,
+      this.retryAfterSeconds,
+    );
+  }
 
   private refuse(format: WireFormat, reason: RefusalReason, principal: string): GatewayError {
     this.events.onRefused?.(reason);

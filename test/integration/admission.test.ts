@@ -4,8 +4,9 @@
  * (503 `overloaded` / 529 `overloaded_error`, `retry-after`), open streams
  * hold their place until they end, `queueMs` admits a call when a place
  * frees, a queued client that leaves gives its place in line back, one
- * principal holds at most its share, a freed place goes to the principal
- * holding the fewest, and a caller without a key never holds a place.
+ * principal holds at most its share (and has at most that many calls
+ * waiting), a freed place goes to the principal holding the fewest, and a
+ * caller without a key never holds a place.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -257,6 +258,48 @@ describe.each(['node', 'express5', 'hono'] as Mount[])('admission is fair betwee
     upstream.complete(3);
     await drain(b.chunks);
     await drain(aLater.chunks);
+  });
+
+  it('a principal flooding the queue has at most its share waiting: the next is refused at once, and another principal still queues and is served first', async () => {
+    const { url } = await start({ maxInFlight: 2, maxPerPrincipal: 2, queueMs: 10_000, maxQueued: 3 });
+    const a = openAIClient(url, KEY_A);
+    const held = [await openStream(a), await openStream(a)];
+    const queuedUntil = async (count: number) => {
+      for (let waited = 0; app!.gateway.load().queued < count && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    const aQueued = [openStream(a)];
+    await queuedUntil(1);
+    aQueued.push(openStream(a));
+    await queuedUntil(2);
+    // a has its share (two) waiting: one more is refused at once, and the queue keeps room for others.
+    const startedAt = Date.now();
+    const refused = await a.chat.completions.create({ model: MODEL, messages: ASK }).then(() => undefined, (error: unknown) => error);
+    expect(Date.now() - startedAt).toBeLessThan(2000);
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    const error = refused as InstanceType<typeof OpenAI.APIError>;
+    expect([error.status, error.code, error.headers?.get('retry-after')]).toEqual([503, 'overloaded', '10']);
+    expect(error.message).toContain('admission.maxPerPrincipal');
+    expect(app!.gateway.load()).toEqual({ inFlight: 2, queued: 2 });
+
+    const bQueued = openStream(openAIClient(url, KEY_B));
+    await queuedUntil(3);
+    expect(app!.gateway.load()).toEqual({ inFlight: 2, queued: 3 });
+    // One of a's streams ends: b, holding none, takes the place before a's older waiters.
+    upstream.complete(0);
+    await drain(held[0]!.chunks);
+    const b = await bQueued;
+    expect(b.text).toBe(FIRST_WORDS);
+    expect(upstream.calls).toHaveLength(3);
+
+    upstream.complete(1);
+    upstream.complete(2);
+    await drain(held[1]!.chunks);
+    await drain(b.chunks);
+    const aLater = await Promise.all(aQueued);
+    upstream.complete(3);
+    upstream.complete(4);
+    for (const stream of aLater) await drain(stream.chunks);
+    expect(app!.gateway.load()).toEqual({ inFlight: 0, queued: 0 });
   });
 
   it('a request without a key gets 401 at once and takes no place in the queue: a legitimate call sent meanwhile waits and is served', async () => {

@@ -2,8 +2,8 @@
  * The admission counter and its queue: places taken and given back exactly
  * once, refusals in each caller's format, each principal's share, a bounded
  * queue that hands a freed place to the principal holding the fewest (first
- * come, first served among equals) and forgets clients who leave, and the
- * shutdown's stop.
+ * come, first served among equals), holds at most a principal's share of its
+ * calls, and forgets clients who leave, and the shutdown's stop.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { isGatewayError } from '../../../src/errors.js';
@@ -223,6 +223,61 @@ describe('Admission: each principal’s share', () => {
     a1.settle();
     await aWaits;
     expect(admission.heldBy('a')).toBe(2);
+  });
+
+  it('lets one principal have at most its share of calls waiting: one more is refused at once as share_full, and another principal still queues and is served', async () => {
+    const onRefused = vi.fn();
+    // Four places, a share of two, and a queue of four: without the bound, a alone could fill the queue.
+    const admission = new Admission({ maxInFlight: 4, maxPerPrincipal: 2, queueMs: 10_000, maxQueued: 4 }, { onRefused });
+    const held = [admission.enter('chat', noAbort(), 'a') as CallSlot, admission.enter('chat', noAbort(), 'a') as CallSlot];
+    const aWaiting = [admission.enter('chat', noAbort(), 'a') as Promise<CallSlot>, admission.enter('chat', noAbort(), 'a') as Promise<CallSlot>];
+    expect(admission.queued).toBe(2);
+    const refused = refusal(() => admission.enter('messages', noAbort(), 'a'));
+    expect(refused).toMatchObject({ status: 529, messagesType: 'overloaded_error', retryAfter: '10' });
+    expect(refused.message).toContain('2 calls waiting');
+    expect(refused.message).toContain('admission.maxPerPrincipal');
+    expect(onRefused.mock.calls).toEqual([['share_full']]);
+    expect(admission.queued).toBe(2);
+    // b, at its share too, still finds room in the queue, and is served first when a place frees (it holds fewer).
+    admission.enter('chat', noAbort(), 'b');
+    const bHeld = admission.enter('chat', noAbort(), 'b') as CallSlot;
+    const bWaiting = admission.enter('chat', noAbort(), 'b') as Promise<CallSlot>;
+    expect(admission.queued).toBe(3);
+    bHeld.settle();
+    await expect(bWaiting).resolves.toBeDefined();
+    expect(admission.heldBy('b')).toBe(2);
+    // a's waiters are admitted as its own places free; each one admitted makes room for another of a's calls to wait.
+    held[0]!.settle();
+    await aWaiting[0];
+    expect(admission.queued).toBe(1);
+    const aAgain = admission.enter('chat', noAbort(), 'a');
+    expect(aAgain).toBeInstanceOf(Promise);
+    expect(admission.queued).toBe(2);
+    held[1]!.settle();
+    await aWaiting[1];
+  });
+
+  it('counts a principal’s waiters down whichever way they leave the queue (timed out, client left, shut down)', async () => {
+    vi.useFakeTimers();
+    try {
+      const admission = new Admission({ maxInFlight: 2, maxPerPrincipal: 1, queueMs: 1000, maxQueued: 10 });
+      admission.enter('chat', noAbort(), 'a');
+      const timedOut = Promise.resolve(admission.enter('chat', noAbort(), 'a')).catch((error: unknown) => error);
+      expect(() => admission.enter('chat', noAbort(), 'a')).toThrow(/calls waiting/);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(isGatewayError(await timedOut)).toBe(true);
+      const leaving = new AbortController();
+      const left = Promise.resolve(admission.enter('chat', leaving.signal, 'a')).catch((error: unknown) => error);
+      leaving.abort();
+      expect(isGatewayError(await left)).toBe(true);
+      const stopped = Promise.resolve(admission.enter('chat', noAbort(), 'a')).catch((error: unknown) => error);
+      expect(admission.queued).toBe(1);
+      admission.stop();
+      expect(isGatewayError(await stopped)).toBe(true);
+      expect(admission.queued).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says the share held a queued call back when it timed out waiting on it', async () => {
