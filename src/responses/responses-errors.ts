@@ -23,6 +23,11 @@ export function itemNotFound(id: string, param: string, storeConfigured: boolean
   return new GatewayError('INVALID_REQUEST', `Item with id '${id}' not found. ${why}`, { param, chatCode: 'item_not_found' });
 }
 
+/** An `item_reference` with an empty `id`: it names no stored item. */
+export function emptyItemReference(param: string): GatewayError {
+  return new GatewayError('INVALID_REQUEST', 'An item_reference needs the id of a stored item (msg_…, fc_…, rs_…, ...); its id is empty.', { param, chatCode: 'invalid_value' });
+}
+
 /** `GET`, `DELETE` or input items of a response this caller cannot read. */
 export function responseNotFound(id: string, storeConfigured: boolean): GatewayError {
   const why = storeConfigured
