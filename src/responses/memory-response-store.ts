@@ -201,11 +201,12 @@ export function memoryResponseStore(options: MemoryResponseStoreOptions = {}): R
         if (!hit) continue;
         if (!counted.has(hit.entry)) {
           counted.add(hit.entry);
-          bytes += hit.entry.bytes;
-          if (bytes > budget) {
+          // The first record always (one record is what a previous_response_id reads too).
+          if (counted.size > 1 && bytes + hit.entry.bytes > budget) {
             found.overBudget = true;
             break;
           }
+          bytes += hit.entry.bytes;
         }
         found.set(itemId, structuredClone(hit.item));
       }

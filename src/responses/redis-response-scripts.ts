@@ -65,18 +65,20 @@ return lists
 
 /**
  * The JSON of each record in KEYS, nil where there is none, within a byte
- * budget: ARGV[1] the bytes the records may total (negative: no limit).
- * Each record's size (STRLEN) is looked at before it is read, and the
- * script stops before the one that would pass the budget, so a reply never
- * carries more than the budget. Replies { bytes read, 1 when it stopped
- * (else 0), the records read, in KEYS order }.
+ * budget: ARGV[1] the bytes the records may total (negative: no limit),
+ * ARGV[2] '1' when the lookup has read a record already. Each record's size
+ * (STRLEN) is looked at before it is read, and the script stops before one
+ * that would pass the budget, unless it is the lookup's first: a reply
+ * carries at most the budget or one record. Replies { bytes read, 1 when it
+ * stopped (else 0), the records read, in KEYS order }.
  */
 export const GET_EACH_SCRIPT = `
 local budget = tonumber(ARGV[1])
+local started = ARGV[2] == '1'
 local reply = { 0, 0 }
 for i = 1, #KEYS do
   local size = redis.call('STRLEN', KEYS[i])
-  if budget >= 0 and reply[1] + size > budget then
+  if budget >= 0 and (started or reply[1] > 0) and reply[1] + size > budget then
     reply[2] = 1
     return reply
   end

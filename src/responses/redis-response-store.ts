@@ -75,8 +75,8 @@ function parseRecord(json: unknown, owner: string, id: string): StoredResponse |
  * references) reads the index of every id in one call and each holding
  * record once, in a second: a chain's items, all held by its last record,
  * cost one `GET` and one parse. Redis looks at each record's size before
- * sending it, and stops at the lookup's `maxBytes`: the records a request
- * makes the gateway read never pass that budget.
+ * sending it, and stops at the lookup's `maxBytes`: a request makes the
+ * gateway read at most that many bytes of records, or its first record.
  *
  * Redis Cluster: `<owner>` (escaped) is each key's hash tag, so all keys of
  * one owner sit in one hash slot, and every script call (which names all
@@ -131,7 +131,8 @@ export function redisResponseStore(options: RedisResponseStoreOptions): Response
       // Each record read once, parsed once and indexed once, whatever number of ids it holds (a chain's
       // last record holds every earlier turn's items); a missing or replaced one is an empty index.
       const records = new Map<string, Map<string, ResponseItem>>();
-      // Redis checks each record's size before reading it: the records read never pass the budget.
+      // Redis checks each record's size before reading it: the records read pass the budget only when
+      // the first one alone does (one record is what a previous_response_id reads too).
       let left = maxBytes;
       for (;;) {
         pending = pending.filter((entry) => entry.next < entry.holders.length);
@@ -139,18 +140,23 @@ export function redisResponseStore(options: RedisResponseStoreOptions): Response
         const wanted = [...new Set(pending.map((entry) => entry.holders[entry.next]!))].filter((id) => !records.has(id));
         if (wanted.length > 0) {
           const budget = Number.isFinite(left) ? String(Math.max(0, Math.floor(left))) : '-1';
-          const reply = await run(GET_EACH_SCRIPT, GET_EACH_SHA, wanted.map((id) => recordKey(owner, id)), [budget]);
+          const started = left < maxBytes ? '1' : '0';
+          const reply = await run(GET_EACH_SCRIPT, GET_EACH_SHA, wanted.map((id) => recordKey(owner, id)), [budget, started]);
           const [read, stopped, ...replies] = Array.isArray(reply) ? reply : [];
           left -= Number(read ?? 0);
-          // Stopped before a record that would pass the budget: the ids still pending are left unread.
-          if (stopped === 1) {
-            found.overBudget = true;
-            return found;
-          }
-          wanted.forEach((id, i) => {
+          wanted.slice(0, replies.length).forEach((id, i) => {
             const record = parseRecord(replies[i], owner, id);
             records.set(id, record ? itemsOf(record) : new Map());
           });
+          // Stopped before a record that would pass the budget: what the records read hold, and no more.
+          if (stopped === 1) {
+            for (const entry of pending) {
+              const item = records.get(entry.holders[entry.next]!)?.get(entry.itemId);
+              if (item) found.set(entry.itemId, item);
+            }
+            found.overBudget = true;
+            return found;
+          }
         }
         // Gone (deleted) or replaced by a version without the item: the id tries its next holder next round.
         pending = pending.filter((entry) => {

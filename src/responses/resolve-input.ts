@@ -111,22 +111,21 @@ interface SizeBudget {
   add(bytes: number): void;
   /** Bytes left before the maximum. */
   left(): number;
-  /** Throws the refusal (the store found the references' records larger than what is left). */
+  /** Throws the refusal: the stored responses holding the referenced items are larger than what is left. */
   refuse(): never;
 }
 
 function sizeBudget(max: number): SizeBudget {
   let total = 0;
-  const refuse = (): never => {
-    throw resolvedInputTooLarge(max);
-  };
   return {
     add(bytes) {
       total += bytes + 1;
-      if (total > max) refuse();
+      if (total > max) throw resolvedInputTooLarge(max);
     },
     left: () => max - total,
-    refuse,
+    refuse() {
+      throw resolvedInputTooLarge(max, 'records');
+    },
   };
 }
 

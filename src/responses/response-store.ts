@@ -71,10 +71,12 @@ export interface ResponseStore {
    *
    * A few ids can name many large records, so the gateway passes a budget
    * (`options.maxBytes`: what is left of `requestBounds.maxResolvedInputBytes`).
-   * A store should stop reading once the stored records it has read to find
-   * the items (each record's JSON, in UTF-8 bytes, each record counted once)
-   * would pass it, and resolve with what it found so far and
-   * `overBudget: true`; the gateway then refuses the request (400). A store
+   * A store should stop before reading a record that would take the stored
+   * records it has read to find the items (each record's JSON, in UTF-8
+   * bytes, each record counted once) past it, unless it is the first record
+   * (one record is what a `previous_response_id` reads too), and resolve
+   * with what it found so far and `overBudget: true`; the gateway then
+   * refuses the request (400). A store
    * that ignores the budget still works: the gateway measures the items it
    * gets, but the reading itself is then unbounded.
    */

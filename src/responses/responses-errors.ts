@@ -46,10 +46,14 @@ export function tooManyItemReferences(count: number, max: number): GatewayError 
 }
 
 /** The input with its stored items resolved is larger than `requestBounds.maxResolvedInputBytes`. */
-export function resolvedInputTooLarge(max: number): GatewayError {
+export function resolvedInputTooLarge(max: number, cause: 'items' | 'records' = 'items'): GatewayError {
+  const what =
+    cause === 'items'
+      ? `input is larger than ${max} bytes of JSON once its stored items are resolved`
+      : `input refers to items of stored responses that together are larger than ${max} bytes of JSON`;
   return new GatewayError(
     'INVALID_REQUEST',
-    `input is larger than ${max} bytes of JSON once its stored items are resolved (previous_response_id, item_reference items and reasoning items sent by id; requestBounds.maxResolvedInputBytes). Refer to fewer or smaller stored items, or start a new conversation.`,
+    `${what} (previous_response_id, item_reference items and reasoning items sent by id; requestBounds.maxResolvedInputBytes). Refer to fewer or smaller stored items, or start a new conversation.`,
     { param: 'input' },
   );
 }
