@@ -61,7 +61,7 @@ export { memoryResponseStore } from './responses/memory-response-store.js';
 export type { MemoryResponseStoreOptions } from './responses/memory-response-store.js';
 export { redisResponseStore } from './responses/redis-response-store.js';
 export type { RedisResponseStoreOptions } from './responses/redis-response-store.js';
-export type { ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
+export type { FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
 // Upstreams and routing.

@@ -52,8 +52,32 @@ const PATTERNS: readonly Pattern[] = [
   { method: 'GET', segments: ['v1', 'responses', ID, 'input_items'], name: 'responses.input_items' },
 ];
 
-/** The endpoints that take a request body: the ones an app may mount at paths of its own (`steps(name)` of the adapters). */
-export type BodyEndpointName = 'chat.completions' | 'messages' | 'messages.count_tokens' | 'responses.create' | 'responses.input_tokens';
+/** The model calls: the endpoints that generate, and may stream. */
+export type ModelCallEndpointName = 'chat.completions' | 'messages' | 'responses.create';
+
+/** The token counts: they run the tokenizer on the caller's whole prompt (or call an upstream) and generate nothing. */
+export type TokenCountEndpointName = 'messages.count_tokens' | 'responses.input_tokens';
+
+/**
+ * The endpoints that take a request body (the model calls and the token
+ * counts): the ones an app may mount at paths of its own (`steps(name)` of
+ * the adapters), and the ones admission control and the limits step count.
+ */
+export type BodyEndpointName = ModelCallEndpointName | TokenCountEndpointName;
+
+// Records, so that the compiler checks each set names every member of its type and nothing else.
+const MODEL_CALLS: ReadonlySet<string> = new Set(Object.keys({ 'chat.completions': true, messages: true, 'responses.create': true } satisfies Record<ModelCallEndpointName, true>));
+const TOKEN_COUNTS: ReadonlySet<string> = new Set(Object.keys({ 'messages.count_tokens': true, 'responses.input_tokens': true } satisfies Record<TokenCountEndpointName, true>));
+
+/** Whether `name` is a model call (`chat.completions`, `messages`, `responses.create`). */
+export function isModelCall(name: string | undefined): name is ModelCallEndpointName {
+  return name !== undefined && MODEL_CALLS.has(name);
+}
+
+/** Whether `name` is a token count (`messages.count_tokens`, `responses.input_tokens`). */
+export function isTokenCount(name: string | undefined): name is TokenCountEndpointName {
+  return name !== undefined && TOKEN_COUNTS.has(name);
+}
 
 /**
  * The model-call endpoints of the OpenAI interfaces (chat completions and

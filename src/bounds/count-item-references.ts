@@ -5,16 +5,25 @@
  * those from the store).
  */
 
+/** An input item the gateway looks up in its response store, by its `id`. */
+export interface StoredItemLookup {
+  type: 'item_reference' | 'reasoning';
+  id: string;
+  [field: string]: unknown;
+}
+
 /**
  * True for an input item that is resolved by a store lookup: an
- * `item_reference`, or a reasoning item with an `id` and no
- * `encrypted_content`.
+ * `item_reference`, or a reasoning item without `encrypted_content`, with
+ * a non-empty `id` (no stored item has an empty one: an `item_reference`
+ * without one is refused, a reasoning item without one is sent as it is).
+ * The one definition the count and the resolver share.
  */
-export function isStoredItemLookup(item: unknown): boolean {
+export function isStoredItemLookup(item: unknown): item is StoredItemLookup {
   if (typeof item !== 'object' || item === null) return false;
   const { type, id, encrypted_content } = item as Record<string, unknown>;
-  if (type === 'item_reference') return true;
-  return type === 'reasoning' && typeof id === 'string' && typeof encrypted_content !== 'string';
+  if (typeof id !== 'string' || id === '') return false;
+  return type === 'item_reference' || (type === 'reasoning' && typeof encrypted_content !== 'string');
 }
 
 /**

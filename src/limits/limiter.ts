@@ -19,11 +19,12 @@ import type { LimitRule, LimitsOptions } from './limit-options.js';
 import type { LimitAdmission, LimitRequest, RecordUsage } from './limit-request.js';
 import type { LeaseRenewal, LimitStore } from './limit-store.js';
 import { memoryLimitStore } from './memory-limit-store.js';
-import { type CallEstimate, compileRules, type CompiledRule, type LimitPlan, type PlanInput, planLimits, ruleKeyCache } from './plan-limits.js';
+import { type CallEstimate, type LimitPlan, type PlanInput, planLimits } from './plan-limits.js';
 import { refusal } from './refusal.js';
+import { needsEstimate, type RuleSet, ruleSet } from './rule-set.js';
 import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
 import { abortSourceOf } from '../signals/abort-source.js';
-import { BoundedMap } from '../bounded-map.js';
+import { isModelCall, isTokenCount } from '../match-endpoint.js';
 
 export type { LimitAdmission, LimitRequest, LimitRoute, RecordUsage } from './limit-request.js';
 
@@ -44,16 +45,6 @@ export interface Limiter {
   close(): void;
 }
 
-/** The model calls and the token counts: the endpoints the limits step runs for. */
-const LIMITED_ENDPOINTS = new Set(['chat.completions', 'messages', 'responses.create', 'messages.count_tokens', 'responses.input_tokens']);
-/**
- * The token counts are charged to request-rate rules only: each counts as
- * one request, as a model call does. They reserve no tokens and no spend
- * (they generate nothing, and vendors do not bill counting) and hold no
- * concurrency lease (they are short and never stream; admission control's
- * `maxInFlight` counts them as it counts model calls).
- */
-const COUNTING_ENDPOINTS = new Set(['messages.count_tokens', 'responses.input_tokens']);
 /** After a client leaves, the relay reports its usage at once; this only catches a response never started. */
 const ABORT_SETTLE_MS = 2000;
 /** Shortest renewal period (leases under 75 ms cannot be kept alive; no one sets those). */
@@ -76,74 +67,6 @@ function invoke<T>(call: LimitedCall<T>, admission: LimitAdmission | undefined):
 function holdsLease(plan: LimitPlan): boolean {
   for (const check of plan.checks) if (check.kind === 'concurrency') return true;
   return false;
-}
-
-function needsEstimate(rules: readonly CompiledRule[]): boolean {
-  return rules.some((rule) => rule.rule.tokens !== undefined || rule.rule.budget !== undefined);
-}
-
-/** The rules that apply to one model, and whether they need the request's size. */
-export interface Applicable {
-  rules: CompiledRule[];
-  sized: boolean;
-}
-
-/** Model ids whose applicable rules a rule set remembers, the most recently used (a forgotten id only has its rules matched again). */
-export const MAX_REMEMBERED_MODELS = 1_000;
-/** Characters of those model ids, at most (1 Mi). */
-export const MAX_REMEMBERED_MODEL_CHARS = 1_048_576;
-
-/** The compiled rules of one rules array, and the rules that apply to each model. */
-export interface RuleSet {
-  all: CompiledRule[];
-  /** The rules that apply to a call of `model` (remembered for the {@link MAX_REMEMBERED_MODELS} most recent model ids). */
-  forModel(model: string): Applicable;
-  /** What applies to a token count for `model`: the request-rate part of those rules (remembered alike). */
-  forCount(model: string): Applicable;
-  /** Model ids remembered (by `forModel`). */
-  readonly rememberedModels: number;
-}
-
-/** The rule's request-rate limit alone, counting on the same counter (its own key cache: the keys of its other limits differ). */
-function requestsOnly(rule: CompiledRule): CompiledRule {
-  const { requests, models, eachModel } = rule.rule;
-  return { ...rule, rule: { id: rule.id, requests, models, eachModel }, keys: ruleKeyCache(), concurrentMeter: undefined };
-}
-
-/** Remembers `make(model)` for the most recent model ids, within a count and a character budget. */
-function byModel(make: (model: string) => Applicable): { get(model: string): Applicable; readonly size: number } {
-  const known = new BoundedMap<string, Applicable>({ maxEntries: MAX_REMEMBERED_MODELS, maxChars: MAX_REMEMBERED_MODEL_CHARS });
-  return {
-    get(model) {
-      let applicable = known.get(model);
-      if (applicable) return applicable;
-      applicable = make(model);
-      known.set(model, applicable);
-      return applicable;
-    },
-    get size() {
-      return known.size;
-    },
-  };
-}
-
-/** Compiles `rules` into a {@link RuleSet}. */
-export function ruleSet(rules: readonly LimitRule[]): RuleSet {
-  const all = compileRules(rules);
-  const counted = all.filter((rule) => rule.rule.requests !== undefined).map(requestsOnly);
-  const forModel = byModel((model) => {
-    const matching = all.filter((rule) => rule.matches(model));
-    return { rules: matching, sized: needsEstimate(matching) };
-  });
-  const forCount = byModel((model) => ({ rules: counted.filter((rule) => rule.matches(model)), sized: false }));
-  return {
-    all,
-    forModel: (model) => forModel.get(model),
-    forCount: (model) => forCount.get(model),
-    get rememberedModels() {
-      return forModel.size;
-    },
-  };
 }
 
 /** Builds the limiter for the `limits` option. */
@@ -204,7 +127,7 @@ export function createLimiter(options: LimitsOptions): Limiter {
     endpoint: string,
     body: Readonly<Record<string, unknown>>,
   ): Promise<T> => {
-    if (estimate === undefined && (body.stream !== true || COUNTING_ENDPOINTS.has(endpoint))) {
+    if (estimate === undefined && (body.stream !== true || isTokenCount(endpoint))) {
       // No token or budget rule (nothing to correct) and no stream (nothing left to relay once the
       // answer is in; a count never streams): the request ends with its call, and no usage needs to be read for the limits.
       const settlement = createSettlement(guarded, store, plan, result, undefined, 1, undefined, track(plan));
@@ -284,10 +207,10 @@ export function createLimiter(options: LimitsOptions): Limiter {
   return {
     run(request, call) {
       const { endpoint, principal, body } = request;
-      if (!endpoint || !LIMITED_ENDPOINTS.has(endpoint) || !principal || !body) return invoke(call, undefined);
+      if (!endpoint || !(isModelCall(endpoint) || isTokenCount(endpoint)) || !principal || !body) return invoke(call, undefined);
       const model = String(body.model);
       const own = rulesOf(principal.limits);
-      const { rules, sized } = COUNTING_ENDPOINTS.has(endpoint) ? own.forCount(model) : own.forModel(model);
+      const { rules, sized } = isTokenCount(endpoint) ? own.forCount(model) : own.forModel(model);
       if (rules.length === 0) return invoke(call, undefined);
       const input: PlanInput = { principalId: principal.id, model, rules, estimate: NO_ESTIMATE, prices: options.prices, leaseMs };
       if (sized) return runLater(request, call, input, endpoint, body);

@@ -9,7 +9,7 @@ import { assertOptions } from '../options/parse-options.js';
 import { memoryResponseStoreOptionsSchema } from '../options/response-store-schema.js';
 import { DEFAULT_RESPONSE_TTL_MS } from './default-response-ttl.js';
 import { itemsOf } from './items-of.js';
-import type { ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
+import type { FoundItems, ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
 
 /**
  * Responses kept at most by default. A response is read back by the next
@@ -124,15 +124,16 @@ export function memoryResponseStore(options: MemoryResponseStoreOptions = {}): R
     return entry;
   };
 
-  /** The stored item (not a copy) in the newest live response holding it. */
-  const findItem = (owner: string, itemId: string, now: number): ResponseItem | undefined => {
+  /** The stored item (not a copy) in the newest live response holding it, and that response's entry. */
+  const findItem = (owner: string, itemId: string, now: number): { item: ResponseItem; entry: Entry } | undefined => {
     const holders = itemIndex.get(keyOf(owner, itemId));
     if (holders === undefined) return undefined;
     // Newest first; `use` may drop expired holders from the set, hence the copy.
     const keys = [...holders];
     for (let i = keys.length - 1; i >= 0; i--) {
-      const item = use(keys[i]!, now)?.items.get(itemId);
-      if (item) return item;
+      const entry = use(keys[i]!, now);
+      const item = entry?.items.get(itemId);
+      if (item) return { item, entry: entry! };
     }
     return undefined;
   };
@@ -183,18 +184,31 @@ export function memoryResponseStore(options: MemoryResponseStoreOptions = {}): R
     },
 
     getItem(owner, itemId) {
-      const item = findItem(owner, itemId, clock());
-      return Promise.resolve(item && structuredClone(item));
+      const found = findItem(owner, itemId, clock());
+      return Promise.resolve(found && structuredClone(found.item));
     },
 
-    getItems(owner, itemIds) {
+    getItems(owner, itemIds, { maxBytes: budget = Infinity } = {}) {
       const now = clock();
-      const found = new Map<string, ResponseItem>();
+      const found: FoundItems = new Map<string, ResponseItem>();
+      // The budget counts each holding record's JSON once, as a store that reads records would.
+      const counted = new Set<Entry>();
+      let bytes = 0;
       // One copy per distinct id, however often the caller names it.
       for (const itemId of itemIds) {
         if (found.has(itemId)) continue;
-        const item = findItem(owner, itemId, now);
-        if (item) found.set(itemId, structuredClone(item));
+        const hit = findItem(owner, itemId, now);
+        if (!hit) continue;
+        if (!counted.has(hit.entry)) {
+          counted.add(hit.entry);
+          // The first record always (one record is what a previous_response_id reads too).
+          if (counted.size > 1 && bytes + hit.entry.bytes > budget) {
+            found.overBudget = true;
+            break;
+          }
+          bytes += hit.entry.bytes;
+        }
+        found.set(itemId, structuredClone(hit.item));
       }
       return Promise.resolve(found);
     },

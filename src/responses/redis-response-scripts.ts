@@ -63,11 +63,27 @@ end
 return lists
 `;
 
-/** The JSON of each record in KEYS, nil where there is none: one reply for every record a batch of item lookups needs. */
+/**
+ * The JSON of each record in KEYS, nil where there is none, within a byte
+ * budget: ARGV[1] the bytes the records may total (negative: no limit),
+ * ARGV[2] '1' when the lookup has read a record already. Each record's size
+ * (STRLEN) is looked at before it is read, and the script stops before one
+ * that would pass the budget, unless it is the lookup's first: a reply
+ * carries at most the budget or one record. Replies { bytes read, 1 when it
+ * stopped (else 0), the records read, in KEYS order }.
+ */
 export const GET_EACH_SCRIPT = `
-local records = {}
+local budget = tonumber(ARGV[1])
+local started = ARGV[2] == '1'
+local reply = { 0, 0 }
 for i = 1, #KEYS do
-  records[i] = redis.call('GET', KEYS[i])
+  local size = redis.call('STRLEN', KEYS[i])
+  if budget >= 0 and (started or reply[1] > 0) and reply[1] + size > budget then
+    reply[2] = 1
+    return reply
+  end
+  reply[1] = reply[1] + size
+  reply[i + 2] = redis.call('GET', KEYS[i])
 end
-return records
+return reply
 `;

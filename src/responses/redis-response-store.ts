@@ -10,7 +10,7 @@ import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '.
 import { DEFAULT_RESPONSE_TTL_MS } from './default-response-ttl.js';
 import { itemsOf } from './items-of.js';
 import { DELETE_SCRIPT, GET_EACH_SCRIPT, GET_SCRIPT, HOLDERS_OF_EACH_SCRIPT, HOLDERS_SCRIPT, PUT_SCRIPT } from './redis-response-scripts.js';
-import type { ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
+import type { FoundItems, ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
 
 /** Options of {@link redisResponseStore}. */
 export interface RedisResponseStoreOptions {
@@ -74,7 +74,9 @@ function parseRecord(json: unknown, owner: string, id: string): StoredResponse |
  * `ttlMs`). Every read checks the owner. `getItems` (a request's
  * references) reads the index of every id in one call and each holding
  * record once, in a second: a chain's items, all held by its last record,
- * cost one `GET` and one parse.
+ * cost one `GET` and one parse. Redis looks at each record's size before
+ * sending it, and stops at the lookup's `maxBytes`: a request makes the
+ * gateway read at most that many bytes of records, or its first record.
  *
  * Redis Cluster: `<owner>` (escaped) is each key's hash tag, so all keys of
  * one owner sit in one hash slot, and every script call (which names all
@@ -120,8 +122,8 @@ export function redisResponseStore(options: RedisResponseStoreOptions): Response
       return undefined;
     },
 
-    async getItems(owner, itemIds) {
-      const found = new Map<string, ResponseItem>();
+    async getItems(owner, itemIds, { maxBytes = Infinity } = {}) {
+      const found: FoundItems = new Map<string, ResponseItem>();
       const distinct = [...new Set(itemIds)];
       if (distinct.length === 0) return found;
       const lists = await run(HOLDERS_OF_EACH_SCRIPT, HOLDERS_OF_EACH_SHA, distinct.map((itemId) => itemKey(owner, itemId)), []);
@@ -129,16 +131,32 @@ export function redisResponseStore(options: RedisResponseStoreOptions): Response
       // Each record read once, parsed once and indexed once, whatever number of ids it holds (a chain's
       // last record holds every earlier turn's items); a missing or replaced one is an empty index.
       const records = new Map<string, Map<string, ResponseItem>>();
+      // Redis checks each record's size before reading it: the records read pass the budget only when
+      // the first one alone does (one record is what a previous_response_id reads too).
+      let left = maxBytes;
       for (;;) {
         pending = pending.filter((entry) => entry.next < entry.holders.length);
         if (pending.length === 0) return found;
         const wanted = [...new Set(pending.map((entry) => entry.holders[entry.next]!))].filter((id) => !records.has(id));
         if (wanted.length > 0) {
-          const replies = await run(GET_EACH_SCRIPT, GET_EACH_SHA, wanted.map((id) => recordKey(owner, id)), []);
-          wanted.forEach((id, i) => {
-            const record = parseRecord(Array.isArray(replies) ? replies[i] : undefined, owner, id);
+          const budget = Number.isFinite(left) ? String(Math.max(0, Math.floor(left))) : '-1';
+          const started = left < maxBytes ? '1' : '0';
+          const reply = await run(GET_EACH_SCRIPT, GET_EACH_SHA, wanted.map((id) => recordKey(owner, id)), [budget, started]);
+          const [read, stopped, ...replies] = Array.isArray(reply) ? reply : [];
+          left -= Number(read ?? 0);
+          wanted.slice(0, replies.length).forEach((id, i) => {
+            const record = parseRecord(replies[i], owner, id);
             records.set(id, record ? itemsOf(record) : new Map());
           });
+          // Stopped before a record that would pass the budget: what the records read hold, and no more.
+          if (stopped === 1) {
+            for (const entry of pending) {
+              const item = records.get(entry.holders[entry.next]!)?.get(entry.itemId);
+              if (item) found.set(entry.itemId, item);
+            }
+            found.overBudget = true;
+            return found;
+          }
         }
         // Gone (deleted) or replaced by a version without the item: the id tries its next holder next round.
         pending = pending.filter((entry) => {

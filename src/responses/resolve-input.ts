@@ -11,11 +11,14 @@
  * is read once, however often it is named, and its occurrences share the
  * one item (nothing downstream changes an input item); and the resolved
  * input's JSON size is added up as it is built, each stored item measured
- * once, refused as soon as it passes `maxResolvedInputBytes`.
+ * once, refused as soon as it passes `maxResolvedInputBytes`. A store
+ * that reads items in a batch (`getItems`) gets what is left of that budget
+ * for the records it reads to find them, and stops there.
  */
 import type { RequestBounds } from '../bounds/request-bounds-options.js';
 import { newInputItemId } from './response-ids.js';
-import { itemNotFound, previousResponseNotFound, resolvedInputTooLarge, tooManyItemReferences } from './responses-errors.js';
+import { isStoredItemLookup } from '../bounds/count-item-references.js';
+import { emptyItemReference, itemNotFound, previousResponseNotFound, resolvedInputTooLarge, tooManyItemReferences } from './responses-errors.js';
 import type { ResponseItem, ResponseStore } from './response-store.js';
 
 type Item = Record<string, unknown>;
@@ -40,23 +43,18 @@ export function ownInputItems(input: unknown): Item[] {
   return Array.isArray(input) ? (input as Item[]) : [];
 }
 
-/** A reasoning item sent back by id alone (the Agents SDK's way): its sealed thinking is in the store. */
-function isReasoningById(item: Item): item is Item & { id: string } {
-  return item.type === 'reasoning' && typeof item.id === 'string' && item.id !== '' && typeof item.encrypted_content !== 'string';
-}
-
-/** The distinct ids `own` looks up in the store; refused past `max` references before anything is read. */
+/**
+ * The distinct ids `own` looks up in the store (`isStoredItemLookup`: item
+ * references, and reasoning items sent back by id alone, the Agents SDK's
+ * way); refused past `max` references before anything is read.
+ */
 function referencedIds(own: readonly Item[], max: number): Set<string> {
   let count = 0;
   const ids = new Set<string>();
   for (const item of own) {
-    if (item.type === 'item_reference') {
-      count++;
-      if (typeof item.id === 'string' && item.id !== '') ids.add(item.id);
-    } else if (isReasoningById(item)) {
-      count++;
-      ids.add(item.id);
-    }
+    if (!isStoredItemLookup(item)) continue;
+    count++;
+    ids.add(item.id);
   }
   if (count > max) throw tooManyItemReferences(count, max);
   return ids;
@@ -78,14 +76,21 @@ interface Found {
 const SEALED_KEY_BYTES = ',"encrypted_content":'.length;
 
 /**
- * Each distinct id read once: all at once when the store can (`getItems`),
- * else one `getItem` at its first use (so a request refused for its size
- * stops reading there).
+ * Each distinct id read once: all at once when the store can (`getItems`,
+ * within what is left of the size budget: past it, the request is refused
+ * without reading further), else one `getItem` at its first use (so a
+ * request refused for its size stops reading there).
  */
-async function storedItems(store: ResponseStore, owner: string, ids: ReadonlySet<string>): Promise<(id: string) => Promise<Found | undefined>> {
+async function storedItems(
+  store: ResponseStore,
+  owner: string,
+  ids: ReadonlySet<string>,
+  budget: SizeBudget,
+): Promise<(id: string) => Promise<Found | undefined>> {
   const found = new Map<string, Found | undefined>();
   if (store.getItems && ids.size > 0) {
-    const items = await store.getItems(owner, [...ids]);
+    const items = await store.getItems(owner, [...ids], { maxBytes: budget.left() });
+    if (items.overBudget === true) budget.refuse();
     for (const id of ids) {
       const item = items.get(id);
       found.set(id, item && { item });
@@ -100,12 +105,27 @@ async function storedItems(store: ResponseStore, owner: string, ids: ReadonlySet
   };
 }
 
-/** Adds up the resolved input's size (an item's JSON and its comma); throws once it passes `max`. */
-function sizeBudget(max: number): (bytes: number) => void {
+/** The resolved input's size so far (an item's JSON and its comma), against `requestBounds.maxResolvedInputBytes`. */
+interface SizeBudget {
+  /** Adds an item's bytes; throws once the total passes the maximum. */
+  add(bytes: number): void;
+  /** Bytes left before the maximum. */
+  left(): number;
+  /** Throws the refusal: the stored responses holding the referenced items are larger than what is left. */
+  refuse(): never;
+}
+
+function sizeBudget(max: number): SizeBudget {
   let total = 0;
-  return (bytes) => {
-    total += bytes + 1;
-    if (total > max) throw resolvedInputTooLarge(max);
+  return {
+    add(bytes) {
+      total += bytes + 1;
+      if (total > max) throw resolvedInputTooLarge(max);
+    },
+    left: () => max - total,
+    refuse() {
+      throw resolvedInputTooLarge(max, 'records');
+    },
   };
 }
 
@@ -117,7 +137,8 @@ export async function resolveInput(body: { input?: unknown; previous_response_id
   const previousId = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
   // Only what comes from the store can outgrow the body limit: an input that reads nothing is not measured.
   const measure = store !== undefined && (previousId !== undefined || ids.size > 0);
-  const add = measure ? sizeBudget(bounds.maxResolvedInputBytes) : () => {};
+  const budget = sizeBudget(bounds.maxResolvedInputBytes);
+  const add = measure ? budget.add : () => {};
   const items: ResponseItem[] = [];
   if (previousId !== undefined) {
     const previous = store ? await store.get(owner, previousId) : undefined;
@@ -128,18 +149,18 @@ export async function resolveInput(body: { input?: unknown; previous_response_id
       items.push(item);
     }
   }
-  const lookup = store && (await storedItems(store, owner, ids));
+  const lookup = store && (await storedItems(store, owner, ids, budget));
   for (let index = 0; index < own.length; index++) {
     const item = own[index]!;
     if (item.type === 'item_reference') {
-      const id = typeof item.id === 'string' ? item.id : '';
-      const found = lookup && id !== '' ? await lookup(id) : undefined;
-      if (!found) throw itemNotFound(id, `input.${index}.id`, store !== undefined);
+      if (!isStoredItemLookup(item)) throw emptyItemReference(`input.${index}.id`);
+      const found = lookup && (await lookup(item.id));
+      if (!found) throw itemNotFound(item.id, `input.${index}.id`, store !== undefined);
       add((found.bytes ??= jsonBytes(found.item)));
       items.push(found.item);
       continue;
     }
-    if (lookup && isReasoningById(item)) {
+    if (lookup && isStoredItemLookup(item)) {
       const found = await lookup(item.id);
       if (found && found.item.type === 'reasoning') {
         const sealed = found.item.encrypted_content ?? null;

@@ -32,6 +32,19 @@ export interface StoredResponse {
   input: ResponseItem[];
 }
 
+/** Options of {@link ResponseStore.getItems}. */
+export interface GetItemsOptions {
+  /** Bytes of stored records (their JSON, UTF-8) the lookup may read; no limit when absent. */
+  maxBytes?: number;
+}
+
+/**
+ * What {@link ResponseStore.getItems} found, by item id; `overBudget` when it
+ * stopped reading at `maxBytes`, so that some ids may be absent only for
+ * not having been read.
+ */
+export type FoundItems = Map<string, ResponseItem> & { overBudget?: boolean };
+
 export interface ResponseStore {
   /**
    * Stores (or replaces) a response; resolves once a `get` from any instance
@@ -55,8 +68,19 @@ export interface ResponseStore {
    * most `requestBounds.maxItemReferences`), so a store can read them in one
    * round trip. The items returned are the caller's to keep: the gateway may
    * hand one object to several places of a request and never changes it.
+   *
+   * A few ids can name many large records, so the gateway passes a budget
+   * (`options.maxBytes`: what is left of `requestBounds.maxResolvedInputBytes`).
+   * A store should stop before reading a record that would take the stored
+   * records it has read to find the items (each record's JSON, in UTF-8
+   * bytes, each record counted once) past it, unless it is the first record
+   * (one record is what a `previous_response_id` reads too), and resolve
+   * with what it found so far and `overBudget: true`; the gateway then
+   * refuses the request (400). A store
+   * that ignores the budget still works: the gateway measures the items it
+   * gets, but the reading itself is then unbounded.
    */
-  getItems?(owner: string, itemIds: readonly string[]): Promise<Map<string, ResponseItem>>;
+  getItems?(owner: string, itemIds: readonly string[], options?: GetItemsOptions): Promise<FoundItems>;
   /** Deletes `owner`'s response; false when there was none. Its items are no longer found either. */
   delete(owner: string, id: string): Promise<boolean>;
 }

@@ -23,6 +23,11 @@ export function itemNotFound(id: string, param: string, storeConfigured: boolean
   return new GatewayError('INVALID_REQUEST', `Item with id '${id}' not found. ${why}`, { param, chatCode: 'item_not_found' });
 }
 
+/** An `item_reference` with an empty `id`: it names no stored item. */
+export function emptyItemReference(param: string): GatewayError {
+  return new GatewayError('INVALID_REQUEST', 'An item_reference needs the id of a stored item (msg_…, fc_…, rs_…, ...); its id is empty.', { param, chatCode: 'invalid_value' });
+}
+
 /** `GET`, `DELETE` or input items of a response this caller cannot read. */
 export function responseNotFound(id: string, storeConfigured: boolean): GatewayError {
   const why = storeConfigured
@@ -41,10 +46,14 @@ export function tooManyItemReferences(count: number, max: number): GatewayError 
 }
 
 /** The input with its stored items resolved is larger than `requestBounds.maxResolvedInputBytes`. */
-export function resolvedInputTooLarge(max: number): GatewayError {
+export function resolvedInputTooLarge(max: number, cause: 'items' | 'records' = 'items'): GatewayError {
+  const what =
+    cause === 'items'
+      ? `input is larger than ${max} bytes of JSON once its stored items are resolved`
+      : `input refers to items of stored responses that together are larger than ${max} bytes of JSON`;
   return new GatewayError(
     'INVALID_REQUEST',
-    `input is larger than ${max} bytes of JSON once its stored items are resolved (previous_response_id, item_reference items and reasoning items sent by id; requestBounds.maxResolvedInputBytes). Refer to fewer or smaller stored items, or start a new conversation.`,
+    `${what} (previous_response_id, item_reference items and reasoning items sent by id; requestBounds.maxResolvedInputBytes). Refer to fewer or smaller stored items, or start a new conversation.`,
     { param: 'input' },
   );
 }

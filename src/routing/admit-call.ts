@@ -5,6 +5,7 @@
  * @internal
  */
 import type { GatewayContext } from '../gateway-context.js';
+import { isModelCall, isTokenCount } from '../match-endpoint.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import { abortSourceOf } from '../signals/abort-source.js';
 import type { GatewayResponse } from '../types.js';
@@ -17,11 +18,13 @@ import type { Admission } from './admission.js';
  * call an upstream, and read the response store. Listings, files and stored
  * responses are short and hold no stream.
  */
-const ADMITTED_ENDPOINTS: ReadonlySet<string> = new Set(['chat.completions', 'messages', 'responses.create', 'messages.count_tokens', 'responses.input_tokens']);
+function isAdmitted(name: string | undefined): boolean {
+  return isModelCall(name) || isTokenCount(name);
+}
 
 /** Whether `ctx` is a call that needs a place it does not hold yet. */
 export function needsPlace(ctx: GatewayContext): boolean {
-  return ctx.slot === undefined && ctx.endpoint !== undefined && ADMITTED_ENDPOINTS.has(ctx.endpoint.name);
+  return ctx.slot === undefined && isAdmitted(ctx.endpoint?.name);
 }
 
 /**

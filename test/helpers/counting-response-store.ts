@@ -31,9 +31,9 @@ export function countingResponseStore(inner: ResponseStore, options: { batch?: b
   };
   if (options.batch !== false && inner.getItems) {
     const getItems = inner.getItems.bind(inner);
-    store.getItems = (owner, ids) => {
+    store.getItems = (owner, ids, options) => {
       reads.getItems.push([...ids]);
-      return getItems(owner, ids);
+      return getItems(owner, ids, options);
     };
   }
   return store;

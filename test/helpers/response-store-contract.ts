@@ -206,6 +206,43 @@ export function describeResponseStoreContract(name: string, make: () => Response
       expect((await store.getItems!('alice', ['msg_in'])).get('msg_in')).toEqual(message('msg_in', 'Hi'));
     });
 
+    it('getItems within maxBytes: stops once the holding records would pass it, each record counted once', async () => {
+      const store = make();
+      // Ten records of one ~2 KB item each, and a chain record holding five small items.
+      for (let i = 0; i < 10; i++) await store.put(storedResponse({ id: `resp_${i}`, owner: 'alice', input: [message(`msg_${i}`, `${i}`.repeat(2_000))], output: [] }));
+      const chain = Array.from({ length: 5 }, (_, i) => message(`msg_c${i}`, `turn ${i}`));
+      await store.put(storedResponse({ id: 'resp_chain', owner: 'alice', input: chain, output: [] }));
+      const recordBytes = async (id: string) => Buffer.byteLength(JSON.stringify(await store.get('alice', id)));
+      const one = await recordBytes('resp_0');
+      const ids = Array.from({ length: 10 }, (_, i) => `msg_${i}`);
+
+      // Room for three of the ten records: refused, and at most those three found.
+      const over = await store.getItems!('alice', ids, { maxBytes: 3 * one + 10 });
+      expect(over.overBudget).toBe(true);
+      expect(over.size).toBeLessThanOrEqual(3);
+      for (const [id, item] of over) expect(item).toEqual(message(id, id.slice(4).repeat(2_000)));
+
+      // Room for all ten (every record is the same size but for its digit): all found, no marker.
+      const all = await store.getItems!('alice', ids, { maxBytes: 10 * (one + 10) });
+      expect(all.overBudget).toBeFalsy();
+      expect(all.size).toBe(10);
+
+      // Five items of one record cost that record once.
+      const fromChain = await store.getItems!('alice', chain.map((item) => item.id), { maxBytes: await recordBytes('resp_chain') });
+      expect(fromChain.overBudget).toBeFalsy();
+      expect([...fromChain.keys()].sort()).toEqual(chain.map((item) => item.id).sort());
+
+      // The first record is read whatever its size (as a previous_response_id reads one); the second is not.
+      const first = await store.getItems!('alice', ['msg_0', 'msg_1'], { maxBytes: 10 });
+      expect(first.overBudget).toBe(true);
+      expect([...first.keys()]).toHaveLength(1);
+
+      // Missing ids read nothing and cost nothing.
+      const missing = await store.getItems!('alice', ['msg_none', 'msg_other'], { maxBytes: 0 });
+      expect(missing.overBudget).toBeFalsy();
+      expect(missing.size).toBe(0);
+    });
+
     it('stores plain JSON: what JSON cannot hold is not kept', async () => {
       const store = make();
       const record = storedResponse({ id: 'resp_1', owner: 'alice', input: [{ ...message('msg_in', 'Hi'), note: undefined }], output: [] });

@@ -4,8 +4,10 @@
  * store does: instances see each other's writes as soon as `put` resolves,
  * keys expire in Redis, and the keys and values are what the docs say.
  */
-import { redisResponseStore } from 'modelgate';
+import { isGatewayError, redisResponseStore } from 'modelgate';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_REQUEST_BOUNDS } from '../../src/bounds/request-bounds-options.js';
+import { resolveInput } from '../../src/responses/resolve-input.js';
 import { useRedisClients } from '../helpers/redis-clients.js';
 import { describeResponseStoreContract, message, storedResponse } from '../helpers/response-store-contract.js';
 
@@ -160,5 +162,63 @@ describe('redis response store: a request\'s items in a batch', () => {
     expect(after.size).toBe(38);
     expect(after.get('msg_a19')).toEqual(message('msg_a19', 'answer 19', 'assistant'));
     expect(keysPerCall).toEqual([40, 1, 1]);
+  });
+});
+
+describe('redis response store: what a request\'s references make it read', () => {
+  /** An ioredis client that adds up the bytes of every string Redis replies with. */
+  function measuredClient() {
+    const received = { bytes: 0 };
+    const measure = (reply: unknown): unknown => {
+      const walk = (value: unknown): void => {
+        if (typeof value === 'string') received.bytes += Buffer.byteLength(value);
+        else if (Array.isArray(value)) value.forEach(walk);
+      };
+      walk(reply);
+      return reply;
+    };
+    const client = {
+      evalsha: async (sha: string, numKeys: number, ...args: string[]) => measure(await redis.io.evalsha(sha, numKeys, ...args)),
+      eval: async (script: string, numKeys: number, ...args: string[]) => measure(await redis.io.eval(script, numKeys, ...args)),
+    };
+    return { client, received };
+  }
+
+  /** 200 responses of ~10 KB each, one item apiece: 2 MB of records that one request can name in 200 references. */
+  async function manyLargeRecords(prefix: string): Promise<string[]> {
+    const writer = redisResponseStore({ client: redis.io, prefix });
+    const ids = Array.from({ length: 200 }, (_, i) => `msg_${i}`);
+    await Promise.all(ids.map((id, i) => writer.put(storedResponse({ id: `resp_${i}`, owner: 'alice', input: [message(id, 'x'.repeat(10_000))], output: [] }))));
+    return ids;
+  }
+
+  it('getItems with maxBytes: Redis sends no more record bytes than the budget, and the lookup says it stopped', async () => {
+    const ids = await manyLargeRecords('budget:');
+    const { client, received } = measuredClient();
+    const store = redisResponseStore({ client, prefix: 'budget:' });
+    const found = await store.getItems!('alice', ids, { maxBytes: 50_000 });
+    expect(found.overBudget).toBe(true);
+    expect(found.size).toBeLessThanOrEqual(5);
+    // The budget, plus the holder lists (200 response ids of a few bytes each).
+    expect(received.bytes).toBeLessThan(50_000 + 200 * 16);
+
+    received.bytes = 0;
+    const unbounded = await store.getItems!('alice', ids);
+    expect(unbounded.size).toBe(200);
+    expect(received.bytes).toBeGreaterThan(2_000_000);
+  });
+
+  it('a request naming one item of each of 200 large responses is refused (400) after reading at most maxResolvedInputBytes of them', async () => {
+    const ids = await manyLargeRecords('refuse:');
+    const { client, received } = measuredClient();
+    const store = redisResponseStore({ client, prefix: 'refuse:' });
+    const input = ids.map((id) => ({ type: 'item_reference', id }));
+    const bounds = { ...DEFAULT_REQUEST_BOUNDS, maxResolvedInputBytes: 50_000 };
+    const failure = await resolveInput({ input }, { owner: 'alice', store, bounds }).then(
+      () => undefined,
+      (error: unknown) => (isGatewayError(error) ? { status: error.status, param: error.param, message: error.message } : error),
+    );
+    expect(failure).toMatchObject({ status: 400, param: 'input', message: expect.stringContaining('maxResolvedInputBytes') });
+    expect(received.bytes).toBeLessThan(50_000 + 200 * 16);
   });
 });

@@ -22,6 +22,17 @@ describe('countItemReferences', () => {
     expect(countItemReferences(input)).toBe(3);
   });
 
+  it('an empty id names no stored item: neither an item_reference nor a reasoning item with one is a lookup', () => {
+    const input = [
+      { type: 'item_reference', id: '' },
+      { type: 'reasoning', id: '', summary: [] },
+      { type: 'item_reference' },
+      { type: 'item_reference', id: 7 },
+    ];
+    expect(input.map(isStoredItemLookup)).toEqual([false, false, false, false]);
+    expect(countItemReferences(input)).toBe(0);
+  });
+
   it('is 0 for a string or missing input', () => {
     expect(countItemReferences('Hi.')).toBe(0);
     expect(countItemReferences(undefined)).toBe(0);

@@ -4,7 +4,7 @@
  * in-memory store's counters, however many distinct ids callers send.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_REMEMBERED_MODEL_CHARS, MAX_REMEMBERED_MODELS, ruleSet } from '../../../src/limits/limiter.js';
+import { MAX_REMEMBERED_MODEL_CHARS, MAX_REMEMBERED_MODELS, ruleSet } from '../../../src/limits/rule-set.js';
 import { isSyncStore, MAX_COUNTERS, memoryLimitStore } from '../../../src/limits/memory-limit-store.js';
 import { MAX_CACHED_KEY_CHARS, MAX_CACHED_KEYS, MAX_KEYED_MODEL_LENGTH, planLimits } from '../../../src/limits/plan-limits.js';
 import type { LimitCheck } from '../../../src/limits/limit-store.js';

@@ -152,3 +152,65 @@ describe('resolveInput: at most maxResolvedInputBytes once resolved', () => {
     expect(await resolveInput({ input }, { owner: 'alice', store: batched, bounds: bounds({ maxResolvedInputBytes: 100 }) })).toHaveLength(1);
   });
 });
+
+describe('resolveInput: the one definition of a stored-item lookup', () => {
+  it('an item_reference with an empty id is refused with a 400 naming its place, before the store is read', async () => {
+    const input = [reference('msg_big'), { type: 'message', role: 'user', content: 'Hi' }, reference('')];
+    expect(await failureOf(resolveInput({ input }, { owner: 'alice', store: single, bounds: bounds() }))).toMatchObject({
+      status: 400,
+      param: 'input.2.id',
+      message: expect.stringContaining('id is empty'),
+    });
+    expect(single.reads.getItem).toEqual(['msg_big']);
+  });
+
+  it('a reasoning item with an empty id is neither counted nor looked up: it is sent as it came, with an id of its own', async () => {
+    const sent = { type: 'reasoning', id: '', summary: [] };
+    const items = await resolveInput({ input: [sent] }, { owner: 'alice', store: batched, bounds: bounds({ maxItemReferences: 0 }) });
+    expect(batched.readCount).toBe(0);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ type: 'reasoning', summary: [] });
+    expect(items[0]!.id).toMatch(/^rs_./);
+  });
+});
+
+describe('resolveInput: a batch lookup reads within the size budget', () => {
+  it('the store is given what is left of maxResolvedInputBytes; past it, the request is refused (400) with what the store found', async () => {
+    const inner = memoryResponseStore();
+    for (let i = 0; i < 50; i++) await inner.put(storedResponse({ id: `resp_${i}`, owner: 'alice', input: [message(`msg_${i}`, 'x'.repeat(10_000))], output: [] }));
+    const asked: (number | undefined)[] = [];
+    const store = {
+      ...inner,
+      getItems: (owner: string, ids: readonly string[], options?: { maxBytes?: number }) => {
+        asked.push(options?.maxBytes);
+        return inner.getItems!(owner, ids, options);
+      },
+    };
+    const input = [{ type: 'message', role: 'user', content: 'Hi' }, ...Array.from({ length: 50 }, (_, i) => reference(`msg_${i}`))];
+    expect(await failureOf(resolveInput({ input }, { owner: 'alice', store, bounds: bounds({ maxResolvedInputBytes: 100_000 }) }))).toMatchObject({
+      status: 400,
+      param: 'input',
+      message: expect.stringMatching(/stored responses that together are larger than 100000 bytes.*maxResolvedInputBytes/),
+    });
+    expect(asked).toEqual([100_000]);
+  });
+
+  it('after a previous_response_id chain, only the rest of the budget', async () => {
+    const inner = memoryResponseStore();
+    const chainItem = message('msg_chain', 'c'.repeat(1_000));
+    await inner.put(storedResponse({ id: 'resp_chain', owner: 'alice', input: [chainItem], output: [] }));
+    await inner.put(storedResponse({ id: 'resp_other', owner: 'alice', input: [message('msg_other', 'o')], output: [] }));
+    const asked: (number | undefined)[] = [];
+    const store = {
+      ...inner,
+      getItems: (owner: string, ids: readonly string[], options?: { maxBytes?: number }) => {
+        asked.push(options?.maxBytes);
+        return inner.getItems!(owner, ids, options);
+      },
+    };
+    const items = await resolveInput({ previous_response_id: 'resp_chain', input: [reference('msg_other')] }, { owner: 'alice', store, bounds: bounds({ maxResolvedInputBytes: 50_000 }) });
+    expect(items.map((item) => item.id)).toEqual(['msg_chain', 'msg_other']);
+    // The chain's one item and its comma.
+    expect(asked).toEqual([50_000 - Buffer.byteLength(JSON.stringify(chainItem)) - 1]);
+  });
+});
