@@ -12,10 +12,35 @@
  * the build linear in the names.
  */
 
-const TOKEN = /[\p{L}\p{N}_]+|[^\p{L}\p{N}_]+/gu;
+const WORD_CHARACTER = /[\p{L}\p{N}_]/u;
+
+/** True for a letter, digit or `_` (ASCII decided without the regex: the common case of a long text). */
+function isWordCharacter(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+  const char = code >= 0xd800 && code <= 0xdbff ? text.slice(at, at + 2) : text[at];
+  return WORD_CHARACTER.test(char as string);
+}
+
+/** Calls `visit` with each token of `text` (lower-cased): runs of word characters and runs of other characters. */
+function forEachToken(text: string, visit: (token: string) => void): void {
+  const lower = text.toLowerCase();
+  let start = 0;
+  let word = lower.length > 0 && isWordCharacter(lower, 0);
+  for (let at = 1; at <= lower.length; at++) {
+    if (at < lower.length && lower.charCodeAt(at) >= 0xdc00 && lower.charCodeAt(at) <= 0xdfff) continue;
+    if (at === lower.length || isWordCharacter(lower, at) !== word) {
+      visit(lower.slice(start, at));
+      start = at;
+      word = !word;
+    }
+  }
+}
 
 function tokensOf(text: string): string[] {
-  return text.toLowerCase().match(TOKEN) ?? [];
+  const tokens: string[] = [];
+  forEachToken(text, (token) => tokens.push(token));
+  return tokens;
 }
 
 interface Node {
@@ -79,7 +104,7 @@ export function findMentions(text: string, names: readonly string[]): Set<number
   // A node is reported once: its whole fail chain was reported with it.
   const reported = new Uint8Array(nodes.length);
   let at = 0;
-  for (const [token] of text.toLowerCase().matchAll(TOKEN)) {
+  forEachToken(text, (token) => {
     while (at !== 0 && !(nodes[at] as Node).next.has(token)) at = (nodes[at] as Node).fail;
     at = (nodes[at] as Node).next.get(token) ?? 0;
     let hit = (nodes[at] as Node).names.length > 0 ? at : (nodes[at] as Node).found;
@@ -88,6 +113,6 @@ export function findMentions(text: string, names: readonly string[]): Set<number
       for (const index of (nodes[hit] as Node).names) mentioned.add(index);
       hit = (nodes[hit] as Node).found;
     }
-  }
+  });
   return mentioned;
 }
