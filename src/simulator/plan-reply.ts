@@ -12,6 +12,7 @@ import {
   quoteOf,
 } from './compose-text.js';
 import { composeJsonValue, composeToolInput } from './compose-tool-input.js';
+import { findMentions } from './find-mentions.js';
 import { createRandom, hashString, randomToken } from './random.js';
 
 /** A tool the model may call: its name and JSON schema. */
@@ -83,21 +84,12 @@ export interface ReplyPlan {
   outputTokens: number;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** True when `text` names the tool as a whole word: `get_weather`, or `get weather` spelled out. */
-function mentions(text: string, name: string): boolean {
-  const spellings = [name, name.replace(/[_-]+/g, ' ')].map(escapeRegExp);
-  return new RegExp(`(?<![\\p{L}\\p{N}_])(?:${spellings.join('|')})(?![\\p{L}\\p{N}_])`, 'iu').test(text);
-}
-
 function chooseTools(request: ReplyRequest): ToolSpec[] {
   const { tools, toolChoice } = request;
   if (tools.length === 0 || toolChoice.mode === 'none') return [];
   if (toolChoice.mode === 'tool') return tools.filter((tool) => tool.name === toolChoice.name).slice(0, 1);
-  const named = request.toolResult ? [] : tools.filter((tool) => mentions(request.userText, tool.name));
+  const mentioned = request.toolResult ? new Set<number>() : findMentions(request.userText, tools.map((tool) => tool.name));
+  const named = tools.filter((_tool, index) => mentioned.has(index));
   const first = tools[0];
   const picked = named.length > 0 ? named : toolChoice.mode === 'any' && first ? [first] : [];
   return toolChoice.parallel ? picked : picked.slice(0, 1);

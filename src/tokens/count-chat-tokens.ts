@@ -9,7 +9,7 @@
  */
 import { countBase64ImageTokens, UNKNOWN_IMAGE_TOKENS } from './count-image-tokens.js';
 import { countBase64PdfTokens, PDF_PAGE_TOKENS } from './count-document-tokens.js';
-import { countTextTokens } from './tokenizer.js';
+import { TokenCounter } from './token-counter.js';
 
 /** Framing of one message (and of one tool definition or tool call). */
 export const CHAT_MESSAGE_OVERHEAD = 3;
@@ -30,39 +30,39 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function text(value: unknown): number {
-  return typeof value === 'string' ? countTextTokens(value) : 0;
+function text(value: unknown, counter: TokenCounter): number {
+  return typeof value === 'string' ? counter.count(value) : 0;
 }
 
 const DATA_URL = /^data:([^;,]+)?(?:;[^,]*)?;base64,/;
 /** Longest data-URL header read: the regex runs on this much of the URL, never on its payload. */
 const MAX_DATA_URL_HEADER = 512;
 
-function countDataUrl(url: string, kind: 'image' | 'file'): number {
+function countDataUrl(url: string, kind: 'image' | 'file', counter: TokenCounter): number {
   const match = DATA_URL.exec(url.slice(0, MAX_DATA_URL_HEADER));
   if (!match) return kind === 'image' ? UNKNOWN_IMAGE_TOKENS : PDF_PAGE_TOKENS;
   const data = url.slice(match[0].length);
   if (kind === 'image') return countBase64ImageTokens(data);
-  return match[1] === 'application/pdf' ? countBase64PdfTokens(data) : countTextTokens(Buffer.from(data, 'base64').toString('utf8'));
+  return match[1] === 'application/pdf' ? countBase64PdfTokens(data) : counter.count(Buffer.from(data, 'base64').toString('utf8'));
 }
 
-function countPart(part: unknown): number {
-  if (typeof part === 'string') return countTextTokens(part);
+function countPart(part: unknown, counter: TokenCounter): number {
+  if (typeof part === 'string') return counter.count(part);
   if (!isObject(part)) return 0;
   switch (part.type) {
     case 'text':
-      return text(part.text);
+      return text(part.text, counter);
     case 'refusal':
-      return text(part.refusal);
+      return text(part.refusal, counter);
     case 'image_url': {
       const image = isObject(part.image_url) ? part.image_url : {};
       if (image.detail === 'low') return LOW_DETAIL_IMAGE_TOKENS;
-      return typeof image.url === 'string' ? countDataUrl(image.url, 'image') : 0;
+      return typeof image.url === 'string' ? countDataUrl(image.url, 'image', counter) : 0;
     }
     case 'file': {
       const file = isObject(part.file) ? part.file : {};
       const data = typeof file.file_data === 'string' ? file.file_data : '';
-      if (data.startsWith('data:')) return countDataUrl(data, 'file');
+      if (data.startsWith('data:')) return countDataUrl(data, 'file', counter);
       return data.length > 0 ? countBase64PdfTokens(data) : PDF_PAGE_TOKENS;
     }
     case 'input_audio': {
@@ -70,31 +70,35 @@ function countPart(part: unknown): number {
       return typeof audio.data === 'string' ? Math.ceil((audio.data.length * 3) / 4 / 1000) : 0;
     }
     default:
-      return countTextTokens(JSON.stringify(part));
+      return counter.count(JSON.stringify(part));
   }
 }
 
-function countMessage(message: unknown): number {
+function countMessage(message: unknown, counter: TokenCounter): number {
   if (!isObject(message)) return CHAT_MESSAGE_OVERHEAD;
-  let tokens = CHAT_MESSAGE_OVERHEAD + text(message.role) + (typeof message.name === 'string' ? 1 + text(message.name) : 0);
+  let tokens = CHAT_MESSAGE_OVERHEAD + text(message.role, counter) + (typeof message.name === 'string' ? 1 + text(message.name, counter) : 0);
   const content = message.content;
-  if (Array.isArray(content)) tokens += content.reduce<number>((sum, part) => sum + countPart(part), 0);
-  else tokens += text(content);
+  if (Array.isArray(content)) tokens += content.reduce<number>((sum, part) => sum + countPart(part, counter), 0);
+  else tokens += text(content, counter);
   if (Array.isArray(message.tool_calls)) {
     for (const call of message.tool_calls) {
       const fn = isObject(call) && isObject(call.function) ? call.function : {};
-      tokens += CHAT_MESSAGE_OVERHEAD + text(fn.name) + text(fn.arguments);
+      tokens += CHAT_MESSAGE_OVERHEAD + text(fn.name, counter) + text(fn.arguments, counter);
     }
   }
   return tokens;
 }
 
-/** Prompt tokens of a chat-completions request (rule in the module comment). */
-export function countChatRequestTokens(request: ChatTokenInput): number {
+/**
+ * Prompt tokens of a chat-completions request (rule in the module comment).
+ * `counter` holds the request's budget of exactly counted text (a fresh one
+ * by default); past it, text is estimated (`token-counter.ts`).
+ */
+export function countChatRequestTokens(request: ChatTokenInput, counter: TokenCounter = new TokenCounter()): number {
   const tools = request.tools ?? [];
   const toolTokens = tools.reduce<number>((sum, tool) => {
     const definition = isObject(tool) ? (tool.function ?? tool.custom ?? tool) : tool;
-    return sum + CHAT_MESSAGE_OVERHEAD + countTextTokens(JSON.stringify(definition ?? {}));
+    return sum + CHAT_MESSAGE_OVERHEAD + counter.count(JSON.stringify(definition ?? {}));
   }, 0);
-  return request.messages.reduce<number>((sum, message) => sum + countMessage(message), CHAT_REPLY_PRIMING + toolTokens);
+  return request.messages.reduce<number>((sum, message) => sum + countMessage(message, counter), CHAT_REPLY_PRIMING + toolTokens);
 }

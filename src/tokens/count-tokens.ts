@@ -1,12 +1,16 @@
 /**
  * The token counter shared by the gateway's local `count_tokens`, the
- * simulator's usage figures and its `count_tokens` endpoint. All functions
- * are pure; the tokenizer (gpt-tokenizer, `cl100k_base`) loads once.
+ * limits' estimates, the simulator's usage figures and its `count_tokens`
+ * endpoint. All functions are pure; the tokenizer (gpt-tokenizer,
+ * `cl100k_base`) loads once. Each call counts the first
+ * {@link EXACT_CHARACTERS_PER_REQUEST} characters of its text exactly and
+ * estimates the rest from its size (`token-counter.ts`), so no input blocks
+ * the event loop.
  *
  * @example
  * countMessagesRequestTokens({ messages: [{ role: 'user', content: 'Hello' }] }); // 7
  */
-export { countTextTokens } from './tokenizer.js';
+export { countTextTokens, EXACT_CHARACTERS_PER_REQUEST, TokenCounter } from './token-counter.js';
 export { countMessagesRequestTokens, measureMessagesPrompt } from './count-messages-tokens.js';
 export type { CacheMarker, MessagesTokenInput, PromptSegment } from './count-messages-tokens.js';
 export { countChatRequestTokens } from './count-chat-tokens.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { countBase64ImageTokens, UNKNOWN_IMAGE_TOKENS } from '../../../../src/tokens/count-image-tokens.js';
 import { countChatRequestTokens } from '../../../../src/tokens/count-chat-tokens.js';
 import { countMessagesRequestTokens } from '../../../../src/tokens/count-messages-tokens.js';
-import { countTextTokens } from '../../../../src/tokens/tokenizer.js';
+import { countTokensExactly } from '../../../../src/tokens/tokenizer.js';
 import { elapsedMs } from '../../../helpers/elapsed-ms.js';
 
 const MEGABYTE = 1_000_000;
@@ -60,18 +60,18 @@ describe('text tokens of long runs', () => {
     ['one letter', 'x'.repeat(MEGABYTE)],
   ])('counts a megabyte of %s in linear time', (_name, text) => {
     let tokens = 0;
-    expect(elapsedMs(() => (tokens = countTextTokens(text)))).toBeLessThan(BOUND_MS);
+    expect(elapsedMs(() => (tokens = countTokensExactly(text)))).toBeLessThan(BOUND_MS);
     expect(tokens).toBeGreaterThan(0);
   });
 
   it('grows with a whitespace run: a longer run counts more tokens', () => {
-    expect(countTextTokens(' '.repeat(20_000))).toBeGreaterThan(countTextTokens(' '.repeat(2_000)));
-    expect(countTextTokens('\n'.repeat(20_000))).toBeGreaterThan(countTextTokens('\n'.repeat(2_000)));
+    expect(countTokensExactly(' '.repeat(20_000))).toBeGreaterThan(countTokensExactly(' '.repeat(2_000)));
+    expect(countTokensExactly('\n'.repeat(20_000))).toBeGreaterThan(countTokensExactly('\n'.repeat(2_000)));
   });
 
   it('counts short whitespace runs exactly as the encoder does', () => {
     // 8 spaces are one token of cl100k_base; 200 of them, no more than a few.
-    expect(countTextTokens(' '.repeat(200))).toBeLessThanOrEqual(8);
-    expect(countTextTokens('a\n\nb')).toBe(3);
+    expect(countTokensExactly(' '.repeat(200))).toBeLessThanOrEqual(8);
+    expect(countTokensExactly('a\n\nb')).toBe(3);
   });
 });

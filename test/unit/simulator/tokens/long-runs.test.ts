@@ -22,7 +22,7 @@ vi.mock('gpt-tokenizer/encoding/cl100k_base', async (importOriginal) => {
   };
 });
 
-const { countTextTokens, decodeTokens, encodeText } = await import('../../../../src/tokens/tokenizer.js');
+const { countTokensExactly, decodeTokens, encodeText } = await import('../../../../src/tokens/tokenizer.js');
 
 const longestRun = (text: string) => Math.max(0, ...(text.match(/\S+/g) ?? []).map((run) => run.length));
 
@@ -44,7 +44,7 @@ describe('tokenizer on long unbroken runs', () => {
   it('counts ordinary text in one piece, exactly as before', () => {
     seen.length = 0;
     const text = 'The quick brown fox jumps over the lazy dog. '.repeat(50);
-    expect(countTextTokens(text)).toBeGreaterThan(400);
+    expect(countTokensExactly(text)).toBeGreaterThan(400);
     expect(seen).toEqual([text]);
   });
 
@@ -60,7 +60,7 @@ describe('tokenizer on long unbroken runs', () => {
     ];
     for (const text of texts) {
       seen.length = 0;
-      const counted = countTextTokens(text);
+      const counted = countTokensExactly(text);
       const countedPieces = [...seen];
       seen.length = 0;
       expect(counted).toBe(encodeText(text).length);
@@ -69,7 +69,7 @@ describe('tokenizer on long unbroken runs', () => {
   });
 
   it('grows with the run: a longer run counts more tokens', () => {
-    expect(countTextTokens('x'.repeat(20_000))).toBeGreaterThan(countTextTokens('x'.repeat(2_000)));
+    expect(countTokensExactly('x'.repeat(20_000))).toBeGreaterThan(countTokensExactly('x'.repeat(2_000)));
   });
 });
 
