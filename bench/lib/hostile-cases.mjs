@@ -454,6 +454,20 @@ export const HOSTILE_CASES = [
     expect: { status: 200, format: 'openai' },
   },
   {
+    name: 'chat: 1,000 tools, all named in 1 MB of text with a fenced block',
+    profile: 'default',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    body: () =>
+      JSON.stringify({
+        model: CHAT_MODEL,
+        max_tokens: 100_000,
+        tools: Array.from({ length: 1_000 }, (_, index) => ({ type: 'function', function: { name: `tool_${index}`, parameters: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } })),
+        messages: [{ role: 'user', content: `${Array.from({ length: 1_000 }, (_, index) => `use tool_${index} now.`).join(' ')} \`\`\`\n${prose(1_000_000)}\n\`\`\`` }],
+      }),
+    expect: { status: 200, format: 'openai' },
+  },
+  {
     name: 'chat: a logit_bias of 300,000 keys',
     profile: 'default',
     method: 'POST',

@@ -113,6 +113,9 @@ function fencedBlock(message: string): string | undefined {
   return match?.[1];
 }
 
+/** Characters of the user's message a tool's arguments are made from (a fenced block is taken from within them). */
+export const MESSAGE_READ_CHARS = 16_384;
+
 /**
  * Arguments for a tool with JSON schema `schema`, from the user's `message`
  * and `random`.
@@ -120,16 +123,19 @@ function fencedBlock(message: string): string | undefined {
  * usually do). Words equal to `toolName` are not used as values. When the
  * message holds a fenced block, the first required string property takes
  * its content verbatim, as a model passes on the text it was told to write
- * (a patch for an `apply_patch` tool, a command, a file's content).
+ * (a patch for an `apply_patch` tool, a command, a file's content). Only
+ * the message's first {@link MESSAGE_READ_CHARS} characters are read.
  */
 export function composeToolInput(
   schema: unknown,
   source: { message: string; random: Random; toolName?: string },
 ): Record<string, unknown> {
-  const ctx: Context = { random: source.random, words: candidateWords(source.message, source.toolName ?? ''), strings: 0 };
+  // Each called tool reads the message again: a bounded start of it keeps a reply to a huge message cheap.
+  const message = source.message.length > MESSAGE_READ_CHARS ? source.message.slice(0, MESSAGE_READ_CHARS) : source.message;
+  const ctx: Context = { random: source.random, words: candidateWords(message, source.toolName ?? ''), strings: 0 };
   if (!isSchema(schema)) return {};
   const input = composeObject(schema, ctx, 0);
-  const block = fencedBlock(source.message);
+  const block = fencedBlock(message);
   if (block === undefined) return input;
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];

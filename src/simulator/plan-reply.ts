@@ -84,6 +84,9 @@ export interface ReplyPlan {
   outputTokens: number;
 }
 
+/** Most tools one simulated reply calls at once, as a model calls a handful, however many a message names. */
+export const MAX_PARALLEL_CALLS = 16;
+
 function chooseTools(request: ReplyRequest): ToolSpec[] {
   const { tools, toolChoice } = request;
   if (tools.length === 0 || toolChoice.mode === 'none') return [];
@@ -92,7 +95,7 @@ function chooseTools(request: ReplyRequest): ToolSpec[] {
   const named = tools.filter((_tool, index) => mentioned.has(index));
   const first = tools[0];
   const picked = named.length > 0 ? named : toolChoice.mode === 'any' && first ? [first] : [];
-  return toolChoice.parallel ? picked : picked.slice(0, 1);
+  return toolChoice.parallel ? picked.slice(0, MAX_PARALLEL_CALLS) : picked.slice(0, 1);
 }
 
 function signatureOf(seed: number): string {
