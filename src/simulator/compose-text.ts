@@ -93,9 +93,25 @@ const QUOTE_WORDS = 8;
  * `text` has no words.
  */
 export function quoteOf(text: string, fallback = 'your message'): string {
-  const words = text.replace(/"/g, "'").split(/\s+/).filter((word) => word.length > 0);
+  // Only the start of the message is read, and a long "word" (a run without spaces) is cut: the quote, and the
+  // reply the tokenizer then encodes, stay small whatever the caller sent.
+  const start = text.length > QUOTE_SCAN_CHARS ? text.slice(0, QUOTE_SCAN_CHARS) : text;
+  const words = start.replace(/"/g, "'").split(/\s+/).filter((word) => word.length > 0);
   if (words.length === 0) return fallback;
-  return withoutTrailingPunctuation(words.slice(0, QUOTE_WORDS).join(' '));
+  const quoted = withoutTrailingPunctuation(words.slice(0, QUOTE_WORDS).map(shortWord).join(' '));
+  return quoted === '' ? fallback : quoted;
+}
+
+/** Characters of a message read for its quote. */
+const QUOTE_SCAN_CHARS = 4_096;
+/** Longest word of a quote, in characters. */
+const QUOTE_WORD_CHARS = 64;
+
+/** `word` cut to {@link QUOTE_WORD_CHARS}, never between the two halves of a surrogate pair. */
+function shortWord(word: string): string {
+  if (word.length <= QUOTE_WORD_CHARS) return word;
+  const code = word.charCodeAt(QUOTE_WORD_CHARS - 1);
+  return word.slice(0, code >= 0xd800 && code <= 0xdbff ? QUOTE_WORD_CHARS - 1 : QUOTE_WORD_CHARS);
 }
 
 const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', '!', '?']);

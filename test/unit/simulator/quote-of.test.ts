@@ -15,7 +15,25 @@ describe('quoteOf', () => {
     let quote = '';
     // The regex `[.,;:!?]+$` took over half a second for 20,000 dots here.
     expect(elapsedMs(() => (quote = quoteOf(text)))).toBeLessThan(200);
-    expect(quote).toBe(text);
+    // Its first 64 characters are all punctuation, which a quote drops: nothing is left to quote.
+    expect(quote).toBe('your message');
     expect(quoteOf(`hello${'!'.repeat(1_000_000)}`)).toBe('hello');
+  });
+});
+
+describe('quoteOf on huge messages', () => {
+  it('quotes at most 64 characters of a word, whatever its length', () => {
+    expect(quoteOf(`${'a'.repeat(100)} tail`)).toBe(`${'a'.repeat(64)} tail`);
+    expect(quoteOf('a'.repeat(1_000_000))).toBe('a'.repeat(64));
+  });
+
+  it('never cuts a surrogate pair in half', () => {
+    const quote = quoteOf(`${'a'.repeat(63)}😀${'b'.repeat(100)}`);
+    expect(quote).toBe('a'.repeat(63));
+    expect(quoteOf('😀'.repeat(100))).toBe('😀'.repeat(32));
+  });
+
+  it('reads only the start of the message', () => {
+    expect(quoteOf(`${' '.repeat(5_000)}late words`, 'fallback')).toBe('fallback');
   });
 });
