@@ -248,13 +248,17 @@ describe('Admission: each principal’s share', () => {
     expect(admission.heldBy('b')).toBe(2);
     // a's waiters are admitted as its own places free; each one admitted makes room for another of a's calls to wait.
     held[0]!.settle();
-    await aWaiting[0];
+    const firstWaiter = await aWaiting[0];
     expect(admission.queued).toBe(1);
     const aAgain = admission.enter('chat', noAbort(), 'a');
     expect(aAgain).toBeInstanceOf(Promise);
     expect(admission.queued).toBe(2);
     held[1]!.settle();
     await aWaiting[1];
+    // The last waiter gets a's next freed place (left waiting, it would be refused 10 s later, after the test).
+    firstWaiter!.settle();
+    await expect(aAgain).resolves.toBeDefined();
+    expect(admission.queued).toBe(0);
   });
 
   it('counts a principal’s waiters down whichever way they leave the queue (timed out, client left, shut down)', async () => {
