@@ -6,38 +6,11 @@
  * prompt it is given (the stored items resolved), read only by token and
  * budget rules, before the reservation.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import type { LimitsOptions } from '../../../src/limits/limit-options.js';
-import type { LimitCheck, LimitStore } from '../../../src/limits/limit-store.js';
-import { createLimiter, type LimitAdmission, type Limiter, type LimitRequest } from '../../../src/limits/limiter.js';
-import { memoryLimitStore } from '../../../src/limits/memory-limit-store.js';
+import type { LimitAdmission, LimitRequest } from '../../../src/limits/limiter.js';
 import type { ChatCompletionRequest } from '../../../src/schemas/chat-request.js';
-
-const limiters: Limiter[] = [];
-afterEach(() => {
-  for (const limiter of limiters.splice(0)) limiter.close();
-});
-
-function recordingStore() {
-  const inner = memoryLimitStore();
-  const reserved: LimitCheck[][] = [];
-  const store: LimitStore = {
-    reserve: (checks) => {
-      reserved.push([...checks]);
-      return inner.reserve(checks);
-    },
-    settle: (adjustments) => inner.settle(adjustments),
-    renew: (leases) => inner.renew!(leases),
-  };
-  return { store, reserved };
-}
-
-function limiterWith(options: LimitsOptions): Limiter {
-  const limiter = createLimiter(options);
-  limiters.push(limiter);
-  return limiter;
-}
+import { limiterWith, recordingStore } from './support/recording-limit-store.js';
 
 const ROUTE = Object.freeze({ targets: [{ upstream: { format: 'chat' as const } }], onClientAbort: 'abort' as const });
 /** About 2,000 tokens whatever the tokenizer: 2,000 words. */

@@ -4,44 +4,13 @@
  * recorder, progress hook) to apply, refuses with the 429 before the call,
  * and settles each admitted request once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import type { LimitRule, LimitsOptions } from '../../../src/limits/limit-options.js';
-import type { LimitAdjustment, LimitCheck, LimitStore } from '../../../src/limits/limit-store.js';
-import { createLimiter, type LimitAdmission, type Limiter, type LimitRequest } from '../../../src/limits/limiter.js';
-import { memoryLimitStore } from '../../../src/limits/memory-limit-store.js';
+import type { LimitRule } from '../../../src/limits/limit-options.js';
+import type { LimitAdmission, LimitRequest } from '../../../src/limits/limiter.js';
+import { limiterWith, recordingStore } from './support/recording-limit-store.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const limiters: Limiter[] = [];
-afterEach(() => {
-  for (const limiter of limiters.splice(0)) limiter.close();
-});
-
-/** A memory store that records what it is asked to do. */
-function recordingStore() {
-  const inner = memoryLimitStore();
-  const reserved: LimitCheck[][] = [];
-  const settled: LimitAdjustment[][] = [];
-  const store: LimitStore = {
-    reserve: (checks) => {
-      reserved.push([...checks]);
-      return inner.reserve(checks);
-    },
-    settle: (adjustments) => {
-      settled.push([...adjustments]);
-      return inner.settle(adjustments);
-    },
-    renew: (leases) => inner.renew!(leases),
-  };
-  return { store, reserved, settled, releases: () => settled.flat().filter((adjustment) => adjustment.kind === 'concurrency').length };
-}
-
-function limiterWith(options: LimitsOptions): Limiter {
-  const limiter = createLimiter(options);
-  limiters.push(limiter);
-  return limiter;
-}
 
 /** A chat call of principal `p1` (frozen: the limiter must not write to what it is given). */
 function request(overrides: Partial<LimitRequest> = {}, body: Record<string, unknown> = {}): LimitRequest {
