@@ -5,7 +5,7 @@
  * capped in JSON bytes (`maxResolvedInputBytes`: the chain, the request's
  * own items and the resolved ones), refused as soon as it passes.
  */
-import { isGatewayError, memoryResponseStore, type ResponseItem } from 'modelgate';
+import { isGatewayError, memoryResponseStore, type ResponseItem, type ResponseStore } from 'modelgate';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_REQUEST_BOUNDS } from '../../../src/bounds/request-bounds-options.js';
 import { resolveInput } from '../../../src/responses/resolve-input.js';
@@ -174,18 +174,24 @@ describe('resolveInput: the one definition of a stored-item lookup', () => {
   });
 });
 
+/** `inner`, recording the byte budget each batch lookup is given. */
+function budgetRecording(inner: ResponseStore) {
+  const asked: (number | undefined)[] = [];
+  const store: ResponseStore = {
+    ...inner,
+    getItems: (owner, ids, options) => {
+      asked.push(options?.maxBytes);
+      return inner.getItems!(owner, ids, options);
+    },
+  };
+  return { store, asked };
+}
+
 describe('resolveInput: a batch lookup reads within the size budget', () => {
   it('the store is given what is left of maxResolvedInputBytes; past it, the request is refused (400) with what the store found', async () => {
     const inner = memoryResponseStore();
     for (let i = 0; i < 50; i++) await inner.put(storedResponse({ id: `resp_${i}`, owner: 'alice', input: [message(`msg_${i}`, 'x'.repeat(10_000))], output: [] }));
-    const asked: (number | undefined)[] = [];
-    const store = {
-      ...inner,
-      getItems: (owner: string, ids: readonly string[], options?: { maxBytes?: number }) => {
-        asked.push(options?.maxBytes);
-        return inner.getItems!(owner, ids, options);
-      },
-    };
+    const { store, asked } = budgetRecording(inner);
     const input = [{ type: 'message', role: 'user', content: 'Hi' }, ...Array.from({ length: 50 }, (_, i) => reference(`msg_${i}`))];
     expect(await failureOf(resolveInput({ input }, { owner: 'alice', store, bounds: bounds({ maxResolvedInputBytes: 100_000 }) }))).toMatchObject({
       status: 400,
@@ -200,14 +206,7 @@ describe('resolveInput: a batch lookup reads within the size budget', () => {
     const chainItem = message('msg_chain', 'c'.repeat(1_000));
     await inner.put(storedResponse({ id: 'resp_chain', owner: 'alice', input: [chainItem], output: [] }));
     await inner.put(storedResponse({ id: 'resp_other', owner: 'alice', input: [message('msg_other', 'o')], output: [] }));
-    const asked: (number | undefined)[] = [];
-    const store = {
-      ...inner,
-      getItems: (owner: string, ids: readonly string[], options?: { maxBytes?: number }) => {
-        asked.push(options?.maxBytes);
-        return inner.getItems!(owner, ids, options);
-      },
-    };
+    const { store, asked } = budgetRecording(inner);
     const items = await resolveInput({ previous_response_id: 'resp_chain', input: [reference('msg_other')] }, { owner: 'alice', store, bounds: bounds({ maxResolvedInputBytes: 50_000 }) });
     expect(items.map((item) => item.id)).toEqual(['msg_chain', 'msg_other']);
     // The chain's one item and its comma.
