@@ -21,7 +21,7 @@ import type { LimitAdmission, LimitRequest } from './limits/limit-request.js';
 import { hasUnreadBody, loadRequestBody } from './load-request-body.js';
 import { isOpenAIModelCall } from './match-endpoint.js';
 import { isThenable, type MaybePromise } from './maybe-promise.js';
-import { readJsonBody } from './read-json-body.js';
+import { assertJsonContentType, readJsonBody } from './read-json-body.js';
 import { admitCall, needsPlace, settleWhenDone } from './routing/admit-call.js';
 import { parseRequest } from './schemas/parse-request.js';
 import { abortSourceOf } from './signals/abort-source.js';
@@ -99,13 +99,19 @@ export function createGatewaySteps(runtime: GatewayRuntime): GatewaySteps {
   const readBody = (ctx: GatewayContext): MaybePromise<void> => {
     const endpoint = requireEndpoint(ctx);
     if (!isModelEndpoint(endpoint.name) || !hasUnreadBody(ctx.request)) return;
-    return afterAuthentication(ctx, () => loadRequestBody(ctx.request));
+    return afterAuthentication(ctx, () => {
+      // A body that is not JSON is refused from its header, not after it was buffered.
+      assertJsonContentType(ctx.request);
+      return loadRequestBody(ctx.request);
+    });
   };
 
   const validate = (ctx: GatewayContext): void => {
     const endpoint = requireEndpoint(ctx);
     // Once validated, the body stays as the later steps left it (a dropped parameter stays dropped).
     if (!isModelEndpoint(endpoint.name) || ctx.body) return;
+    // The app's ordering mistake, not the client's (a 500 reported to `onError`): say what to change.
+    if (hasUnreadBody(ctx.request)) throw new Error('modelgate: validate ran before the request body was read; call gateway.readBody(ctx) first (the adapters\' validate step does).');
     const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
     // Before any schema work: a body past its bounds is refused at the cost of one walk.
     const outOfBounds = findRequestBoundViolation(endpoint.name, raw, runtime.bounds);

@@ -45,8 +45,20 @@ export function invalidJsonError(detail: string | undefined): GatewayError {
   return new GatewayError('INVALID_JSON', `Request body is not valid JSON${said}.`);
 }
 
+/** The 413 for a body over the limit; the connection is closed after it, so the rest of the body is not read to keep it. */
 export function tooLargeError(limit: number): GatewayError {
-  return new GatewayError('REQUEST_TOO_LARGE', `Request body is larger than the ${limit}-byte limit of this gateway.`);
+  return new GatewayError('REQUEST_TOO_LARGE', `Request body is larger than the ${limit}-byte limit of this gateway.`, { headers: { connection: 'close' } });
+}
+
+/** Throws `UNSUPPORTED_MEDIA_TYPE` (415) unless the request says its body is JSON: decided from the header, before the body is read. */
+export function assertJsonContentType(request: GatewayRequest): void {
+  const contentType = headerValue(request.headers['content-type']);
+  if (!isJsonContentType(contentType)) {
+    throw new GatewayError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type must be application/json${contentType ? `, not ${contentType}` : ''}: send the request body as JSON.`,
+    );
+  }
 }
 
 /**
@@ -55,13 +67,7 @@ export function tooLargeError(limit: number): GatewayError {
  * bytes that do not parse or a body that is not a JSON object.
  */
 export function readJsonBody(request: GatewayRequest, maxBodyBytes: number): unknown {
-  const contentType = headerValue(request.headers['content-type']);
-  if (!isJsonContentType(contentType)) {
-    throw new GatewayError(
-      'UNSUPPORTED_MEDIA_TYPE',
-      `Content-Type must be application/json${contentType ? `, not ${contentType}` : ''}: send the request body as JSON.`,
-    );
-  }
+  assertJsonContentType(request);
   let body = request.body;
   if (request.rawBody !== undefined) {
     if (request.rawBody.byteLength > maxBodyBytes) throw tooLargeError(maxBodyBytes);

@@ -66,11 +66,10 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
     this.heartbeat = HEARTBEATS[options.format];
     if (options.redactor !== undefined) options.transform?.useRedactor?.(options.redactor);
     this.bounds = new StreamBoundsTracker(resolveStreamBounds(options.bounds), this.name);
+    // Started first: a client gone already leaves a drain, which the duration bound must stop too.
+    this.bounds.start(this.onBoundPassed);
     if (options.signal.aborted) this.abort();
-    else {
-      options.signal.addEventListener('abort', this.onAbort, { once: true });
-      this.bounds.start(this.onBoundPassed);
-    }
+    else options.signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
   /** The stream ran past `maxDurationMs`: it ends as a broken upstream's does (a drain stops). */

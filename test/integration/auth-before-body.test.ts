@@ -100,6 +100,16 @@ describe.each(MOUNTS)('a caller without a valid key costs no body read on %s', (
     const answer = await postLargeBody(app.url, '/v1/chat/completions', { authorization: `Bearer ${KEY}` });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ error: { message: expect.stringContaining('1048576-byte limit') } });
+    // The rest of the announced 20 MB is not read to keep the connection.
+    expect(answer.headers.connection).toBe('close');
+  });
+
+  it('refuses a body that is not JSON from its content type, before reading it', async () => {
+    app = await startApp(mount, { auth: { keys: [KEY] } });
+    const answer = await postLargeBody(app.url, '/v1/chat/completions', { authorization: `Bearer ${KEY}`, 'content-type': 'text/plain' });
+    expect(answer.status).toBe(415);
+    expect(answer.written).toBeLessThanOrEqual(SENT);
+    expect(answer.headers.connection).toBe('close');
   });
 });
 
