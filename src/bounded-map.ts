@@ -14,8 +14,8 @@ export interface BoundedMapOptions<K, V> {
   /**
    * Most characters kept, summed over the entries by `charsOf` (a string's
    * memory grows with its length). Default: no limit beyond `maxEntries`.
-   * The newest entry is always kept, so one entry larger than this is held
-   * until the next one arrives.
+   * An entry of more than half of it is not kept (a `set` of it only drops
+   * the key's earlier entry), so one huge key cannot empty the map.
    */
   maxChars?: number;
   /** Characters an entry holds. Default: a string key's length (other keys count 0). */
@@ -83,10 +83,11 @@ export class BoundedMap<K, V> {
     return this.entries.has(key);
   }
 
-  /** Sets `key` as the most recent entry, then drops others until both bounds hold. */
+  /** Sets `key` as the most recent entry, then drops others until both bounds hold. An entry of more than half of `maxChars` is not kept. */
   set(key: K, value: V): this {
     this.delete(key);
     const chars = this.charsOf(key, value);
+    if (chars > this.maxChars / 2) return this;
     this.entries.set(key, { value, chars });
     this.chars += chars;
     if (this.entries.size > this.maxEntries || this.chars > this.maxChars) this.evict(key);

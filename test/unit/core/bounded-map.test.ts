@@ -30,17 +30,25 @@ describe('BoundedMap', () => {
     expect(map.heldChars).toBe(2);
   });
 
-  it('holds at most maxChars characters of keys (the newest always kept)', () => {
+  it('holds at most maxChars characters of keys, and never an entry of more than half of them', () => {
     const map = new BoundedMap<string, number>({ maxEntries: 100, maxChars: 10 });
     map.set('aaaa', 1).set('bbbb', 2);
     expect(map.heldChars).toBe(8);
     map.set('cccc', 3);
     expect(keysOf(map)).toEqual(['bbbb', 'cccc']);
-    map.set('x'.repeat(50), 4);
-    expect(map.size).toBe(1);
-    expect(map.heldChars).toBe(50);
-    map.set('d', 5);
-    expect(keysOf(map)).toEqual(['d']);
+    // A huge key is not kept, and drops nothing.
+    map.set('x'.repeat(50), 4).set('xxxxxx', 5);
+    expect(keysOf(map)).toEqual(['bbbb', 'cccc']);
+    expect(map.get('x'.repeat(50))).toBeUndefined();
+    map.set('d', 6);
+    expect(keysOf(map)).toEqual(['bbbb', 'cccc', 'd']);
+  });
+
+  it('keeps its pinned entries when a key longer than all of them arrives', () => {
+    const map = new BoundedMap<string, boolean>({ maxEntries: 1_000, maxChars: 1_048_576, isPinned: (pinned) => pinned });
+    for (let i = 0; i < 100; i++) map.set(`target-${i}`, true);
+    map.set('m'.repeat(1_048_577), false);
+    expect(map.size).toBe(100);
   });
 
   it('counts characters with charsOf', () => {
