@@ -25,12 +25,21 @@ const STOP_WORDS = new Set(['the', 'a', 'an', 'in', 'on', 'of', 'for', 'to', 'an
  * Capitalised words of the message first (names, places), then other content
  * words; identifiers with `_` (tool names) and `exclude` are left out.
  */
+/** Characters of the user's message a tool's arguments are made from (a fenced block is taken from within them). */
+export const MESSAGE_READ_CHARS = 16_384;
+
+/** The start of `message` that is read: every called tool and each structured answer reads it again. */
+function readStart(message: string): string {
+  return message.length > MESSAGE_READ_CHARS ? message.slice(0, MESSAGE_READ_CHARS) : message;
+}
+
 function candidateWords(message: string, exclude: string): string[] {
-  const words = message.match(/[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu) ?? [];
+  const words = readStart(message).match(/[\p{L}\p{N}][\p{L}\p{N}_'-]*/gu) ?? [];
   const excluded = exclude.toLowerCase();
   const content = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()) && !word.includes('_') && word.toLowerCase() !== excluded);
   const capitalised = content.filter((word, index) => /^\p{Lu}/u.test(word) && index > 0);
-  return [...capitalised, ...content.filter((word) => !capitalised.includes(word))];
+  const named = new Set(capitalised);
+  return [...capitalised, ...content.filter((word) => !named.has(word))];
 }
 
 function typeOf(schema: Schema): string | undefined {
@@ -113,9 +122,6 @@ function fencedBlock(message: string): string | undefined {
   return match?.[1];
 }
 
-/** Characters of the user's message a tool's arguments are made from (a fenced block is taken from within them). */
-export const MESSAGE_READ_CHARS = 16_384;
-
 /**
  * Arguments for a tool with JSON schema `schema`, from the user's `message`
  * and `random`.
@@ -130,12 +136,10 @@ export function composeToolInput(
   schema: unknown,
   source: { message: string; random: Random; toolName?: string },
 ): Record<string, unknown> {
-  // Each called tool reads the message again: a bounded start of it keeps a reply to a huge message cheap.
-  const message = source.message.length > MESSAGE_READ_CHARS ? source.message.slice(0, MESSAGE_READ_CHARS) : source.message;
-  const ctx: Context = { random: source.random, words: candidateWords(message, source.toolName ?? ''), strings: 0 };
+  const ctx: Context = { random: source.random, words: candidateWords(source.message, source.toolName ?? ''), strings: 0 };
   if (!isSchema(schema)) return {};
   const input = composeObject(schema, ctx, 0);
-  const block = fencedBlock(message);
+  const block = fencedBlock(readStart(source.message));
   if (block === undefined) return input;
   const properties = isSchema(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
