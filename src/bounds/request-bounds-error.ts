@@ -23,11 +23,17 @@ interface BoundWording {
 }
 
 const characters = (violation: RequestBoundViolation) => `${violation.found} characters`;
+/** A stored item's id (`input.3.id`, `previous_response_id`), not a tool's name. */
+const isIdPath = (path: RequestBoundViolation['path']) => path.at(-1) === 'id' || path.at(-1) === 'previous_response_id';
 const items = (violation: RequestBoundViolation) => `${violation.found} items`;
 
 const WORDING: Record<CheckedBound, BoundWording> = {
   maxModelLength: { found: characters, fix: () => 'Send a model id listed by GET /v1/models.', chatCode: 'string_above_max_length' },
-  maxNameLength: { found: characters, fix: () => 'Give the tool a shorter name.', chatCode: 'string_above_max_length' },
+  maxNameLength: {
+    found: characters,
+    fix: (violation) => (isIdPath(violation.path) ? 'Send an id this gateway gave out.' : 'Give the tool a shorter name.'),
+    chatCode: 'string_above_max_length',
+  },
   maxTextLength: { found: characters, fix: () => 'Send shorter text, or split it into several parts.', chatCode: 'string_above_max_length' },
   maxMessages: {
     found: items,

@@ -13,7 +13,7 @@ export interface RequestBoundsOptions {
   maxContentParts?: number;
   /** Most tool definitions in one request. Default 1000. */
   maxTools?: number;
-  /** Longest tool or function name, in characters. Default 256. */
+  /** Longest tool or function name, and Responses item id or `previous_response_id` (store keys), in characters. Default 256. */
   maxNameLength?: number;
   /**
    * Longest text string (a message's text, `system`, `instructions`, a

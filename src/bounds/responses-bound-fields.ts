@@ -14,9 +14,12 @@ const part = objectRule({ text: TEXT_RULE, refusal: TEXT_RULE });
  * An input item. The fields do not collide across item types, so one rule
  * serves them all: a message's `content`, a function call's `name` and
  * `arguments`, a custom tool call's `input`, a call output's `output`, a
- * reasoning item's `summary` and `content`.
+ * reasoning item's `summary` and `content`. An item's `id` names a stored
+ * item (a reference, reasoning sent by id): it is a store key, so it is
+ * bounded like a name.
  */
 const item = objectRule({
+  id: NAME_RULE,
   content: textOrParts(part),
   name: NAME_RULE,
   arguments: TEXT_RULE,
@@ -30,6 +33,7 @@ const tool = recursiveObjectRule((self) => ({ name: NAME_RULE, tools: { count: '
 
 export const RESPONSES_BOUND_FIELDS: FieldRule = objectRule({
   model: MODEL_RULE,
+  previous_response_id: NAME_RULE,
   // A string is one user message's text.
   input: { string: 'maxTextLength', count: 'maxMessages', items: item },
   instructions: TEXT_RULE,

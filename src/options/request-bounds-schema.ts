@@ -15,7 +15,7 @@ export const requestBoundsSchema = optionsObject(
     maxMessages: count('messages or input items in one request'),
     maxContentParts: count('content parts in one request'),
     maxTools: count('tool definitions in one request'),
-    maxNameLength: count('characters of a tool or function name'),
+    maxNameLength: count('characters of a tool or function name, or a stored item id'),
     maxTextLength: count('characters of one text string'),
     maxDepth: count('levels of nesting in a request body'),
     maxObjectKeys: count('keys of one object in a request body'),

@@ -4,7 +4,7 @@
  * past it, naming the field; items sent by reference are counted.
  */
 import { describe, expect, it } from 'vitest';
-import { checkRequestBounds } from 'modelgate';
+import { checkRequestBounds, describeBoundViolation } from 'modelgate';
 import { type BoundCase, expectAtAndPast, times } from './bound-cases.js';
 
 const message = (content: unknown) => ({ type: 'message', role: 'user', content });
@@ -88,5 +88,16 @@ describe.each(['responses.create', 'responses.input_tokens'] as const)('%s bound
       { type: 'input_file', filename: 'a.pdf', file_data: `data:application/pdf;base64,${'A'.repeat(200)}` },
     ];
     expect(checkRequestBounds(endpoint, body({ input: [message(parts)] }), { maxTextLength: 100 })).toBeUndefined();
+  });
+});
+
+describe('Responses ids of stored items', () => {
+  it('bounds an item id and previous_response_id like a name: they are store keys', () => {
+    const long = 'i'.repeat(257);
+    expect(checkRequestBounds('responses', { model: 'gpt-5', input: [{ type: 'item_reference', id: 'i'.repeat(256) }] })).toBeUndefined();
+    const item = checkRequestBounds('responses', { model: 'gpt-5', input: [{ type: 'item_reference', id: long }] });
+    expect(item).toEqual({ path: ['input', 0, 'id'], bound: 'maxNameLength', limit: 256, found: 257 });
+    expect(describeBoundViolation(item!)).toMatch(/Send an id this gateway gave out\.$/);
+    expect(checkRequestBounds('responses', { model: 'gpt-5', input: 'hi', previous_response_id: long })).toMatchObject({ path: ['previous_response_id'], bound: 'maxNameLength' });
   });
 });
