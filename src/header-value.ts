@@ -10,7 +10,7 @@
 export const MAX_HEADER_VALUE_LENGTH = 1024;
 
 /** A header name: an RFC 9110 token. */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** True for a header value of printable ASCII only (space to `~`): no control character, no line break, nothing beyond Latin-1. */
 export function isSafeHeaderValue(value: string): boolean {
@@ -29,7 +29,7 @@ export function toHeaderValue(text: string): string {
 
 /** True for a valid header name (an RFC 9110 token). */
 export function isHeaderName(name: string): boolean {
-  return name.length <= 256 && TOKEN.test(name);
+  return name.length <= 256 && HEADER_NAME.test(name);
 }
 
 /**

@@ -108,14 +108,25 @@ function snapshotRule(rule: LimitRule): LimitRule {
   return copy;
 }
 
+/** The glob keys of each prices object, compiled once (prices are the operator's, read on every call). */
+const compiledPriceGlobs = new WeakMap<object, readonly (readonly [(model: string) => boolean, ModelPrice])[]>();
+
+function priceGlobsOf(prices: Readonly<Record<string, ModelPrice>>): readonly (readonly [(model: string) => boolean, ModelPrice])[] {
+  let globs = compiledPriceGlobs.get(prices);
+  if (globs === undefined) {
+    globs = Object.entries(prices)
+      .filter(([pattern]) => isGlob(pattern))
+      .map(([pattern, price]) => [compileGlob(pattern), price] as const);
+    compiledPriceGlobs.set(prices, globs);
+  }
+  return globs;
+}
+
 /** The price of `model`: an exact key first, then the first glob that matches. */
 export function priceOf(prices: Readonly<Record<string, ModelPrice>> | undefined, model: string): ModelPrice | undefined {
   if (!prices) return undefined;
   if (Object.hasOwn(prices, model)) return prices[model];
-  for (const [pattern, price] of Object.entries(prices)) {
-    if (isGlob(pattern) && compileGlob(pattern)(model)) return price;
-  }
-  return undefined;
+  return priceGlobsOf(prices).find(([matches]) => matches(model))?.[1];
 }
 
 /** Tokens a token limit counts for these input and output figures. */

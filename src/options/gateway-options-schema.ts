@@ -24,6 +24,7 @@ import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observabi
 import { type Assert, either, flag, fn, got, int, isObject, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
 import { routesSchema } from './route-schema.js';
 import { forwardHeaderRefusal } from '../upstreams/forward-headers.js';
+import { HEADER_NAME } from '../header-value.js';
 
 const modelEntrySchema = z.looseObject({
   id: text({ expected: 'the model id callers send' }),
@@ -63,8 +64,6 @@ const secretSchema = text({ expected: 'a secret to redact', omit: 'leave the ent
   error: `is shorter than ${MIN_SECRET_LENGTH} characters: too short to redact (it would mangle every message); leave it out`,
 });
 
-/** An RFC 9110 field name. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 const forwardHeaderSchema = text({ expected: 'a header name to forward', omit: 'leave the entry out' }).superRefine((name, context) => {
   if (name === '') return; // `text` said so already

@@ -13,6 +13,7 @@ import type { MessagesUpstreamOptions } from '../upstreams/messages-upstream.js'
 import type { OpenAICompatibleOptions } from '../upstreams/chat-upstream.js';
 import type { Upstream } from '../upstreams/upstream.js';
 import { type Assert, either, fn, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, shaped, text } from './option-schemas.js';
+import { HEADER_NAME } from '../header-value.js';
 
 export const MAKE_ONE = 'openAICompatible({ baseURL, apiKey }), messagesUpstream({ baseURL, apiKey }) or your own `{ name, format, send(call) }`';
 
@@ -64,8 +65,6 @@ export const poolSchema = optionsObject(
   '`{ connections?, keepAliveTimeoutMs? }`',
 );
 
-/** A header name: an HTTP token. */
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value undici sends: no line breaks or NUL (the value is not echoed: it may be a key). */
 const HEADER_VALUE = /^[^\r\n\0]*$/;
 

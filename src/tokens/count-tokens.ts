@@ -1,8 +1,10 @@
 /**
  * The token counter shared by the gateway's local `count_tokens`, the
  * limits' estimates, the simulator's usage figures and its `count_tokens`
- * endpoint. All functions are pure; the tokenizer (gpt-tokenizer,
- * `cl100k_base`) loads once. Each call counts the first
+ * endpoint. The functions keep no state between calls (a request's budget
+ * lives in the `TokenCounter` it is given); the tokenizer (gpt-tokenizer,
+ * `cl100k_base`) loads once, with its merge cache set to
+ * `MERGE_CACHE_ENTRIES` for the whole process. Each call counts the first
  * {@link EXACT_CHARACTERS_PER_REQUEST} characters of its text exactly and
  * estimates the rest from its size (`token-counter.ts`), so no input blocks
  * the event loop.
