@@ -10,6 +10,7 @@
 import { countBase64ImageTokens, UNKNOWN_IMAGE_TOKENS } from './count-image-tokens.js';
 import { countBase64PdfTokens, PDF_PAGE_TOKENS } from './count-document-tokens.js';
 import { TokenCounter } from './token-counter.js';
+import { parseDataUrl } from '../translate/parse-data-url.js';
 
 /** Framing of one message (and of one tool definition or tool call). */
 export const CHAT_MESSAGE_OVERHEAD = 3;
@@ -34,16 +35,11 @@ function text(value: unknown, counter: TokenCounter): number {
   return typeof value === 'string' ? counter.count(value) : 0;
 }
 
-const DATA_URL = /^data:([^;,]+)?(?:;[^,]*)?;base64,/;
-/** Longest data-URL header read: the regex runs on this much of the URL, never on its payload. */
-const MAX_DATA_URL_HEADER = 512;
-
 function countDataUrl(url: string, kind: 'image' | 'file', counter: TokenCounter): number {
-  const match = DATA_URL.exec(url.slice(0, MAX_DATA_URL_HEADER));
-  if (!match) return kind === 'image' ? UNKNOWN_IMAGE_TOKENS : PDF_PAGE_TOKENS;
-  const data = url.slice(match[0].length);
-  if (kind === 'image') return countBase64ImageTokens(data);
-  return match[1] === 'application/pdf' ? countBase64PdfTokens(data) : counter.count(Buffer.from(data, 'base64').toString('utf8'));
+  const parsed = parseDataUrl(url);
+  if (!parsed) return kind === 'image' ? UNKNOWN_IMAGE_TOKENS : PDF_PAGE_TOKENS;
+  if (kind === 'image') return countBase64ImageTokens(parsed.data);
+  return parsed.mediaType === 'application/pdf' ? countBase64PdfTokens(parsed.data) : counter.count(Buffer.from(parsed.data, 'base64').toString('utf8'));
 }
 
 function countPart(part: unknown, counter: TokenCounter): number {
