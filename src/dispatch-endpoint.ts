@@ -19,6 +19,7 @@ import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messa
 import { responsesRequestSchema } from './schemas/responses-request.js';
 import { assertRequestClientPresent } from './signals/client-left.js';
 import type { GatewayResponse } from './types.js';
+import type { BodyEndpointName } from './match-endpoint.js';
 
 /** The schema of each endpoint that takes a model request body. */
 export const MODEL_BODY_SCHEMAS = {
@@ -27,11 +28,7 @@ export const MODEL_BODY_SCHEMAS = {
   'messages.count_tokens': countTokensRequestSchema,
   'responses.create': responsesRequestSchema,
   'responses.input_tokens': responsesRequestSchema,
-} as const;
-
-export function isModelEndpoint(name: string): name is keyof typeof MODEL_BODY_SCHEMAS {
-  return name in MODEL_BODY_SCHEMAS;
-}
+} as const satisfies Record<BodyEndpointName, unknown>;
 
 /** The request's endpoint, or the refusal of a request that has none (or loops). */
 export function requireEndpoint(ctx: GatewayContext) {

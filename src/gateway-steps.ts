@@ -11,7 +11,7 @@
 import { assertModelAllowed, authenticateKeyNow } from './auth/authenticate.js';
 import { findRequestBoundViolation } from './bounds/check-request-bounds.js';
 import { requestBoundsError } from './bounds/request-bounds-error.js';
-import { dispatchEndpoint, isModelEndpoint, MODEL_BODY_SCHEMAS, requireEndpoint } from './dispatch-endpoint.js';
+import { dispatchEndpoint, MODEL_BODY_SCHEMAS, requireEndpoint } from './dispatch-endpoint.js';
 import type { GatewayContext } from './gateway-context.js';
 import type { GatewayRuntime } from './gateway-runtime.js';
 import { enforceRequestRules } from './handlers/enforce-request-rules.js';
@@ -19,7 +19,7 @@ import { requestPivot } from './handlers/responses-pivot.js';
 import { applyTemperatureRuleFirst } from './handlers/temperature-first.js';
 import type { LimitAdmission, LimitRequest } from './limits/limit-request.js';
 import { hasUnreadBody, loadRequestBody } from './load-request-body.js';
-import { isOpenAIModelCall } from './match-endpoint.js';
+import { isBodyEndpoint, isOpenAIModelCall } from './match-endpoint.js';
 import { isThenable, type MaybePromise } from './maybe-promise.js';
 import { assertJsonContentType, readJsonBody } from './read-json-body.js';
 import { admitCall, needsPlace, settleWhenDone } from './routing/admit-call.js';
@@ -98,7 +98,7 @@ export function createGatewaySteps(runtime: GatewayRuntime): GatewaySteps {
 
   const readBody = (ctx: GatewayContext): MaybePromise<void> => {
     const endpoint = requireEndpoint(ctx);
-    if (!isModelEndpoint(endpoint.name) || !hasUnreadBody(ctx.request)) return;
+    if (!isBodyEndpoint(endpoint.name) || !hasUnreadBody(ctx.request)) return;
     return afterAuthentication(ctx, () => {
       // A body that is not JSON is refused from its header, not after it was buffered.
       assertJsonContentType(ctx.request);
@@ -109,7 +109,7 @@ export function createGatewaySteps(runtime: GatewayRuntime): GatewaySteps {
   const validate = (ctx: GatewayContext): void => {
     const endpoint = requireEndpoint(ctx);
     // Once validated, the body stays as the later steps left it (a dropped parameter stays dropped).
-    if (!isModelEndpoint(endpoint.name) || ctx.body) return;
+    if (!isBodyEndpoint(endpoint.name) || ctx.body) return;
     // The app's ordering mistake, not the client's (a 500 reported to `onError`): say what to change.
     if (hasUnreadBody(ctx.request)) throw new Error('modelgate: validate ran before the request body was read; call gateway.readBody(ctx) first (the adapters\' validate step does).');
     const raw = readJsonBody(ctx.request, runtime.maxBodyBytes);
@@ -129,7 +129,7 @@ export function createGatewaySteps(runtime: GatewayRuntime): GatewaySteps {
 
   const enforceRules = (ctx: GatewayContext): MaybePromise<void> => {
     const endpoint = requireEndpoint(ctx);
-    if (!isModelEndpoint(endpoint.name)) return;
+    if (!isBodyEndpoint(endpoint.name)) return;
     // The model permission needs the caller: rules never run for an unknown one.
     return afterAuthentication(ctx, () => {
       if (!ctx.body) {
@@ -178,7 +178,7 @@ export function createGatewaySteps(runtime: GatewayRuntime): GatewaySteps {
     rejecting(() =>
       Promise.resolve(
         afterAuthentication(ctx, () => {
-          if (!isModelEndpoint(requireEndpoint(ctx).name)) return dispatchEndpoint(ctx, runtime);
+          if (!isBodyEndpoint(requireEndpoint(ctx).name)) return dispatchEndpoint(ctx, runtime);
           if (!ctx.body) {
             const validating = readAndValidate(ctx);
             if (validating) return validating.then(() => dispatchSteps(ctx));

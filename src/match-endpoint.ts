@@ -79,6 +79,11 @@ export function isTokenCount(name: string | undefined): name is TokenCountEndpoi
   return name !== undefined && TOKEN_COUNTS.has(name);
 }
 
+/** Whether `name` takes a request body: a model call or a token count (what admission control and the limits count). */
+export function isBodyEndpoint(name: string | undefined): name is BodyEndpointName {
+  return isModelCall(name) || isTokenCount(name);
+}
+
 /**
  * The model-call endpoints of the OpenAI interfaces (chat completions and
  * the Responses API): Bearer keys only, every model, the chat rules' view of

@@ -24,7 +24,7 @@ import { refusal } from './refusal.js';
 import { needsEstimate, type RuleSet, ruleSet } from './rule-set.js';
 import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
 import { abortSourceOf } from '../signals/abort-source.js';
-import { isModelCall, isTokenCount } from '../match-endpoint.js';
+import { isBodyEndpoint, isTokenCount } from '../match-endpoint.js';
 
 export type { LimitAdmission, LimitRequest, LimitRoute, RecordUsage } from './limit-request.js';
 
@@ -207,7 +207,7 @@ export function createLimiter(options: LimitsOptions): Limiter {
   return {
     run(request, call) {
       const { endpoint, principal, body } = request;
-      if (!endpoint || !(isModelCall(endpoint) || isTokenCount(endpoint)) || !principal || !body) return invoke(call, undefined);
+      if (!isBodyEndpoint(endpoint) || !principal || !body) return invoke(call, undefined);
       const model = String(body.model);
       const own = rulesOf(principal.limits);
       const { rules, sized } = isTokenCount(endpoint) ? own.forCount(model) : own.forModel(model);

@@ -5,7 +5,7 @@
  * @internal
  */
 import type { GatewayContext } from '../gateway-context.js';
-import { isModelCall, isTokenCount } from '../match-endpoint.js';
+import { isBodyEndpoint } from '../match-endpoint.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import { abortSourceOf } from '../signals/abort-source.js';
 import type { GatewayResponse } from '../types.js';
@@ -19,7 +19,7 @@ import type { Admission } from './admission.js';
  * responses are short and hold no stream.
  */
 function isAdmitted(name: string | undefined): boolean {
-  return isModelCall(name) || isTokenCount(name);
+  return isBodyEndpoint(name);
 }
 
 /** Whether `ctx` is a call that needs a place it does not hold yet. */
