@@ -46,8 +46,9 @@ type Entry = Bucket | Leases | Spend;
 /**
  * Live counters kept, the most recently used (keys hold the principal and,
  * with `eachModel`, the caller's model id). Past the cap the least recently
- * used counter is forgotten: its key starts over (a full bucket, nothing
- * spent, no lease open), a looser limit for that key only. Real use stays
+ * used counter is forgotten, request buckets before spend and open leases:
+ * its key starts over (a full bucket, nothing spent, no lease open), a
+ * looser limit for that key only. Real use stays
  * far below: it takes 100,000 principal × rule × model counters live at once.
  */
 export const MAX_COUNTERS = 100_000;
@@ -65,7 +66,12 @@ export interface MemoryLimitStoreOptions {
 /** Creates an in-memory {@link LimitStore}. */
 export function memoryLimitStore(options: MemoryLimitStoreOptions = {}): LimitStore {
   const clock = options.now ?? Date.now;
-  const entries = new BoundedMap<string, Entry>({ maxEntries: options.maxCounters ?? MAX_COUNTERS, maxChars: MAX_COUNTER_KEY_CHARS });
+  // Spend and open leases go last: forgetting them loosens a budget or a concurrency limit, a bucket only refills early.
+  const entries = new BoundedMap<string, Entry>({
+    maxEntries: options.maxCounters ?? MAX_COUNTERS,
+    maxChars: MAX_COUNTER_KEY_CHARS,
+    isPinned: (entry) => 'spent' in entry || ('leases' in entry && entry.leases.size > 0),
+  });
   let sweptAt = clock();
 
   const live = <T extends Entry>(key: string, now: number): T | undefined => {

@@ -116,3 +116,14 @@ describe('memoryLimitStore counters', () => {
     expect(store.reserveNow([bucket(keys[15]!)]).states[0]!.remaining).toBe(0);
   });
 });
+
+describe('memoryLimitStore when full', () => {
+  it('forgets request buckets before spend: a flood of new keys leaves an earlier budget counted', async () => {
+    const store = memoryLimitStore({ maxCounters: 10 });
+    const spend = { kind: 'budget', key: 'budget:{alice}', limit: 1_000_000, amount: 900_000, periodMs: 86_400_000 } as const;
+    expect((await store.reserve([spend])).ok).toBe(true);
+    for (let i = 0; i < 50; i++) await store.reserve([{ kind: 'bucket', key: `requests:{mallory}:${i}`, capacity: 10, windowMs: 60_000, amount: 1 }]);
+    // Alice's spend is still there: another 900,000 does not fit her 1,000,000.
+    expect((await store.reserve([spend])).ok).toBe(false);
+  });
+});
