@@ -6,8 +6,9 @@
  * Items get ids where they came without, so the stored input can be listed.
  *
  * A few bytes of reference can stand for a large stored item, so the work
- * is bounded before it is done (`requestBounds`): the references are
- * counted before the store is read (`maxItemReferences`); each distinct id
+ * is bounded before it is done (`requestBounds`): the references were
+ * counted at the edge (`maxItemReferences`), before any step reads the
+ * store; each distinct id
  * is read once, however often it is named, and its occurrences share the
  * one item (nothing downstream changes an input item); and the resolved
  * input's JSON size is added up as it is built, each stored item measured
@@ -18,7 +19,7 @@
 import type { RequestBounds } from '../bounds/request-bounds-options.js';
 import { newInputItemId } from './response-ids.js';
 import { isStoredItemLookup } from '../bounds/count-item-references.js';
-import { emptyItemReference, itemNotFound, previousResponseNotFound, resolvedInputTooLarge, tooManyItemReferences } from './responses-errors.js';
+import { emptyItemReference, itemNotFound, previousResponseNotFound, resolvedInputTooLarge } from './responses-errors.js';
 import type { ResponseItem, ResponseStore } from './response-store.js';
 
 type Item = Record<string, unknown>;
@@ -33,8 +34,8 @@ function withId(item: Item): ResponseItem {
 export interface ResolveOptions {
   owner: string;
   store: ResponseStore | undefined;
-  /** How many stored items a request may refer to, and how large its input may grow by them (`requestBounds`). */
-  bounds: Pick<RequestBounds, 'maxItemReferences' | 'maxResolvedInputBytes'>;
+  /** How large the input may grow by the stored items it refers to (`requestBounds`). */
+  bounds: Pick<RequestBounds, 'maxResolvedInputBytes'>;
 }
 
 /** The input items of the request's own `input` (a string is one user message). */
@@ -46,17 +47,12 @@ export function ownInputItems(input: unknown): Item[] {
 /**
  * The distinct ids `own` looks up in the store (`isStoredItemLookup`: item
  * references, and reasoning items sent back by id alone, the Agents SDK's
- * way); refused past `max` references before anything is read.
+ * way). How many there may be is a request bound, checked at the edge
+ * (`requestBounds.maxItemReferences`) before any step reads the store.
  */
-function referencedIds(own: readonly Item[], max: number): Set<string> {
-  let count = 0;
+function referencedIds(own: readonly Item[]): Set<string> {
   const ids = new Set<string>();
-  for (const item of own) {
-    if (!isStoredItemLookup(item)) continue;
-    count++;
-    ids.add(item.id);
-  }
-  if (count > max) throw tooManyItemReferences(count, max);
+  for (const item of own) if (isStoredItemLookup(item)) ids.add(item.id);
   return ids;
 }
 
@@ -133,7 +129,7 @@ function sizeBudget(max: number): SizeBudget {
 export async function resolveInput(body: { input?: unknown; previous_response_id?: string | null }, options: ResolveOptions): Promise<ResponseItem[]> {
   const { owner, store, bounds } = options;
   const own = ownInputItems(body.input);
-  const ids = referencedIds(own, bounds.maxItemReferences);
+  const ids = referencedIds(own);
   const previousId = typeof body.previous_response_id === 'string' && body.previous_response_id !== '' ? body.previous_response_id : undefined;
   // Only what comes from the store can outgrow the body limit: an input that reads nothing is not measured.
   const measure = store !== undefined && (previousId !== undefined || ids.size > 0);

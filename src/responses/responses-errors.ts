@@ -36,15 +36,6 @@ export function responseNotFound(id: string, storeConfigured: boolean): GatewayE
   return new GatewayError('NOT_FOUND', `No response found with id '${id}'. ${why}`, { param: 'response_id', chatCode: 'response_not_found' });
 }
 
-/** `input` refers to more stored items than `requestBounds.maxItemReferences` allows. */
-export function tooManyItemReferences(count: number, max: number): GatewayError {
-  return new GatewayError(
-    'INVALID_REQUEST',
-    `input refers to ${count} stored items (item_reference items and reasoning items sent by id alone); this gateway resolves at most ${max} per request (requestBounds.maxItemReferences). Refer to fewer items, or continue the conversation with previous_response_id.`,
-    { param: 'input' },
-  );
-}
-
 /** The input with its stored items resolved is larger than `requestBounds.maxResolvedInputBytes`. */
 export function resolvedInputTooLarge(max: number, cause: 'items' | 'records' = 'items'): GatewayError {
   const what =
