@@ -7,55 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
-import { enforceModelRules } from '../models/enforce-model-rules.js';
 import type { ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
-import { chatToMessagesRequest } from '../translate/chat-to-messages-request.js';
 import { messagesToChatResponse } from '../translate/messages-to-chat-response.js';
 import { createMessagesToChatStream } from '../translate/messages-to-chat-stream.js';
 import type { GatewayResponse } from '../types.js';
-import type { RouteTarget } from '../routing/routes.js';
-import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
+import { sendPlans, upstreamSignal } from './call-upstream.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
-import { createUsageHidingTransform, needsStreamUsage, withStreamUsage } from './hide-stream-usage.js';
+import { planChatCall } from './plan-chat-call.js';
+import { createUsageHidingTransform } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
-import { wantsUsage } from './report-usage.js';
-
-/** A plan plus what the response translation needs. */
-export interface ChatPlan extends CallPlan {
-  translated: boolean;
-  jsonPrefill?: string;
-  /** The gateway added `include_usage` for `onUsage`: the usage chunk is not the caller's. */
-  hideUsage?: boolean;
-}
-
-/** Builds the call for one target: the caller's body for chat upstreams, a translation for messages upstreams. */
-export function planChatCall(ctx: GatewayContext, runtime: GatewayRuntime, body: ChatCompletionRequest, target: RouteTarget): ChatPlan {
-  const stream = body.stream === true;
-  if (target.upstream.format === 'chat') {
-    const renamed = target.model !== body.model;
-    const hideUsage = needsStreamUsage(body, wantsUsage(runtime));
-    let sent = renamed ? { ...body, model: target.model } : body;
-    if (hideUsage) sent = withStreamUsage(sent);
-    const plan: ChatPlan = { target, operation: 'chat.completions', stream, translated: false, body: sent };
-    if (hideUsage) plan.hideUsage = true;
-    else if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
-    return plan;
-  }
-  const translation = chatToMessagesRequest(body, {
-    model: ctx.model,
-    upstreamModel: target.model,
-    ...(runtime.options.defaultMaxTokens !== undefined ? { defaultMaxTokens: runtime.options.defaultMaxTokens } : {}),
-    ...(runtime.options.reasoningBudgets ? { reasoningBudgets: runtime.options.reasoningBudgets } : {}),
-    dropUnsupportedParams: runtime.options.dropUnsupportedParams === true,
-  });
-  // The translated request must pass the same model rules a direct messages call would (thinking budget, ...).
-  if (ctx.model) enforceModelRules(translation.request, ctx.model);
-  for (const warning of translation.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
-  const plan: ChatPlan = { target, operation: 'messages', stream, translated: true, body: translation.request };
-  if (translation.jsonPrefill !== undefined) plan.jsonPrefill = translation.jsonPrefill;
-  return plan;
-}
 
 function checkChoices(body: ChatCompletionRequest, runtime: GatewayRuntime): number {
   const n = body.n ?? 1;

@@ -20,7 +20,7 @@ import type { GatewayResponse, JsonResponse, SseResponse } from '../types.js';
 import { discardBody } from '../upstreams/read-body.js';
 import { type SentCall, sendPlans, upstreamSignal } from './call-upstream.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
-import type { ChatPlan } from './chat-completions.js';
+import type { ChatPlan } from './plan-chat-call.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 
 /** Releases a call whose answer will not be read: its body, its deadline (a timer, a listener), its attempt span (not a success). */

@@ -22,7 +22,7 @@ import { lacksRequiredThinking } from '../translate/lacks-required-thinking.js';
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../routing/routes.js';
 import { sendPlans, upstreamSignal } from './call-upstream.js';
-import { type ChatPlan, planChatCall } from './chat-completions.js';
+import { type ChatPlan, planChatCall } from './plan-chat-call.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { requestPivot } from './responses-pivot.js';

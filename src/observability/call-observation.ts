@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { GatewayError } from '../errors.js';
 import type { TokenUsage } from '../usage.js';
 import type { CallPlan } from '../routing/call-plan.js';
-import type { RouteTarget } from '../routing/routes.js';
+import type { Route, RouteTarget } from '../routing/routes.js';
 import type { RoutingDecision } from '../routing/order-targets.js';
 import type { AttemptRecord } from '../routing/send-with-fallback.js';
 import type { SkippedTarget } from '../routing/target-gate.js';
@@ -27,8 +27,8 @@ import {
 } from './genai-attributes.js';
 import { OTHER_MODEL_LABEL } from './model-label.js';
 import type { Span } from './otel-signals.js';
+import type { ObservabilitySignals } from './observability-signals.js';
 import type { PrometheusMetrics } from './prometheus-metrics.js';
-import type { RequestObservation } from './request-observation.js';
 
 /** How a model call ended, as the handlers report it (with its usage record). */
 export interface CallEnd {
@@ -40,6 +40,27 @@ export interface CallEnd {
   firstByteAt: number | undefined;
   /** A failure after the response started (cut stream, in-band error event). */
   error?: GatewayError;
+}
+
+/**
+ * The request's observation, as its calls see it: the signals and labels
+ * they read and what they add to the request (attempts, usage, faults).
+ * `RequestObservation` is one; the call does not need the rest.
+ */
+export interface ParentObservation {
+  readonly signals: ObservabilitySignals;
+  readonly span: Span | undefined;
+  /** The request's model label (`none` until known). */
+  readonly modelLabel: string;
+  readonly principalLabel: string;
+  /** The route the request resolved to, once it has. */
+  readonly route: Route | undefined;
+  attempts: number;
+  upstream: string | undefined;
+  addUsage(usage: TokenUsage, timeToFirstChunk: number | undefined): void;
+  logFault(record: AttemptRecord): void;
+  /** A relayed call ended: a request end that waited for it happens now. */
+  callEnded(): void;
 }
 
 interface Attempt {
@@ -82,7 +103,7 @@ export class CallObservation {
   /** How the route chose among its deployments (routes with several targets), for the attempts' spans. */
   routing: RoutingDecision | undefined;
 
-  constructor(private readonly request: RequestObservation) {}
+  constructor(private readonly request: ParentObservation) {}
 
   /** The metric label of an upstream model id (the request's route labels the ids it does not name). */
   private modelLabel(model: string): string {

@@ -6,20 +6,13 @@
  */
 import type { GatewayContext } from '../gateway-context.js';
 import type { ModelLabel } from './model-label.js';
-import type { GatewayLogger, ObservabilityOptions } from './options.js';
-import { createOtelSignals, type OtelSignals } from './otel-signals.js';
-import { createPrometheusMetrics, type PrometheusMetrics } from './prometheus-metrics.js';
+import type { ObservabilitySignals } from './observability-signals.js';
+import type { ObservabilityOptions } from './options.js';
+import { createOtelSignals } from './otel-signals.js';
+import { createPrometheusMetrics } from './prometheus-metrics.js';
 import { RequestObservation } from './request-observation.js';
 import type { HealthTracker } from '../routing/health.js';
 import { observeHealth } from './health-metrics.js';
-
-export interface ObservabilitySignals {
-  readonly otel: OtelSignals | undefined;
-  readonly prometheus: PrometheusMetrics | undefined;
-  readonly logger: GatewayLogger | undefined;
-  /** The `model` label of a requested model id (see model-label.ts); undefined counts as `other`. */
-  readonly modelLabel: ModelLabel;
-}
 
 /** Starts the observation of a request. */
 export type ObserveRequest = (ctx: GatewayContext) => RequestObservation;

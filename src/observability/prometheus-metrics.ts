@@ -11,7 +11,7 @@ import type * as PromClient from 'prom-client';
 import { loadOptional } from '../optional-peer.js';
 import type { PrometheusOptions } from './options.js';
 import type { PrometheusCounterLike, PrometheusGaugeLike, PrometheusHistogramLike } from './prometheus-shapes.js';
-import { type CollectedGaugeLike, collectStates } from './health-metrics.js';
+import { type CollectedGaugeLike, collectStates } from './upstream-state-gauge.js';
 
 /** Latency buckets in seconds (request duration, time to first token). */
 const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];

@@ -8,15 +8,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { GatewayError } from '../errors.js';
-import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayResponse } from '../types.js';
 import type { TokenUsage } from '../usage.js';
 import type { AttemptRecord } from '../routing/send-with-fallback.js';
-import { CallObservation, errorTypeOf } from './call-observation.js';
+import { CallObservation, errorTypeOf, type ParentObservation } from './call-observation.js';
 import type { Attributes } from './genai-attributes.js';
 import { type ModelLabel, OTHER_MODEL_LABEL } from './model-label.js';
 import { observeBody } from './observe-body.js';
-import type { ObservabilitySignals } from './observability.js';
+import type { ObservabilitySignals } from './observability-signals.js';
+import type { ObservedContext } from './observed-context.js';
 import type { Span } from './otel-signals.js';
 import { type AbortSource, abortSourceOf } from '../signals/abort-source.js';
 import type { Route } from '../routing/routes.js';
@@ -42,7 +42,7 @@ const ROUTES: Record<string, string> = {
 };
 
 /** The model the caller asked for: the body's, or the catalog entry a rule rejected before the body was kept. */
-function requestedModel(ctx: GatewayContext): string | undefined {
+function requestedModel(ctx: ObservedContext): string | undefined {
   const model = ctx.body?.model;
   return typeof model === 'string' ? model : ctx.model?.id;
 }
@@ -54,7 +54,7 @@ function requestedModel(ctx: GatewayContext): string | undefined {
  * route that serves it (`gpt-*`, `/^gpt-/`, `route:2`); else `other`; `none`
  * before one is known.
  */
-function modelLabelOf(ctx: GatewayContext, modelLabel: ModelLabel): string {
+function modelLabelOf(ctx: ObservedContext, modelLabel: ModelLabel): string {
   const model = requestedModel(ctx);
   if (model === undefined) return 'none';
   if (ctx.model) return ctx.model.id;
@@ -72,7 +72,7 @@ interface Summary {
   signal: AbortSource;
 }
 
-export class RequestObservation {
+export class RequestObservation implements ParentObservation {
   readonly span: Span | undefined;
   attempts = 0;
   upstream: string | undefined;
@@ -88,11 +88,11 @@ export class RequestObservation {
   private timeToFirstChunk: number | undefined;
   private done = false;
   /** The context until the gateway answers: lets `closed` end a request the app answered itself. Not kept after (it holds the bodies). */
-  private context: GatewayContext | undefined;
+  private context: ObservedContext | undefined;
   /** The response ended while a relayed stream call was still counting (drain mode): ends when that call does. */
   private deferred: { summary: Summary; status: number; endedAt: number } | undefined;
 
-  constructor(readonly signals: ObservabilitySignals, ctx: GatewayContext) {
+  constructor(readonly signals: ObservabilitySignals, ctx: ObservedContext) {
     this.startedAt = ctx.startedAt;
     this.requestId = ctx.requestId;
     this.context = ctx;
@@ -107,7 +107,7 @@ export class RequestObservation {
   }
 
   /** A model call starts (one per `sendPlans`). */
-  call(ctx: GatewayContext): CallObservation {
+  call(ctx: ObservedContext): CallObservation {
     this.label(ctx);
     const call = new CallObservation(this);
     this.calls.push(call);
@@ -143,7 +143,7 @@ export class RequestObservation {
   }
 
   /** The response is ready: ends now, or when its streamed body ends. */
-  respond(ctx: GatewayContext, response: GatewayResponse): GatewayResponse {
+  respond(ctx: ObservedContext, response: GatewayResponse): GatewayResponse {
     this.context = undefined;
     this.label(ctx);
     const summary = this.summarize(ctx, response.type === 'sse');
@@ -174,7 +174,7 @@ export class RequestObservation {
     this.end(this.summarize(ctx, false), status);
   }
 
-  private summarize(ctx: GatewayContext, stream: boolean): Summary {
+  private summarize(ctx: ObservedContext, stream: boolean): Summary {
     const model = requestedModel(ctx);
     return {
       requestId: ctx.requestId,
@@ -186,7 +186,7 @@ export class RequestObservation {
     };
   }
 
-  private label(ctx: GatewayContext): void {
+  private label(ctx: ObservedContext): void {
     this.modelLabel = modelLabelOf(ctx, this.signals.modelLabel);
     this.route = ctx.route?.route;
     // The principal id is the operator's (keys or `verify`), but `verify` may build it from anything.

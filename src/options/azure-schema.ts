@@ -4,7 +4,7 @@
  * @internal
  */
 import { z } from 'zod';
-import type { AzureOpenAIOptions } from '../upstreams/azure/azure-openai.js';
+import type { AzureOpenAIOptions } from '../upstreams/azure/azure-openai-options.js';
 import { DATED_API_VERSION } from '../upstreams/azure/azure-url.js';
 import { type Assert, either, fn, got, isObject, optionsObject, type SameOptions, shaped, text } from './option-schemas.js';
 import { apiKeySchema, baseURLSchema, dispatcherSchema, headersSchema, poolSchema, timeoutsSchema } from './upstream-schema.js';

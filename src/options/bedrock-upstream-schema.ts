@@ -6,7 +6,7 @@
  * @internal
  */
 import { z } from 'zod';
-import type { BedrockUpstreamOptions } from '../upstreams/bedrock/bedrock-upstream.js';
+import type { BedrockUpstreamOptions } from '../upstreams/bedrock/bedrock-upstream-options.js';
 import type { AwsCredentialProvider, AwsCredentials } from '../upstreams/bedrock/aws-credentials.js';
 import { type Assert, either, got, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
 import { dispatcherSchema, headersSchema, poolSchema, timeoutsSchema } from './upstream-schema.js';

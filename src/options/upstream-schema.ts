@@ -8,9 +8,9 @@
  */
 import { z } from 'zod';
 import type { Dispatcher } from 'undici';
-import type { UpstreamPoolOptions, UpstreamTimeouts } from '../upstreams/http-client.js';
-import type { MessagesUpstreamOptions } from '../upstreams/messages-upstream.js';
-import type { OpenAICompatibleOptions } from '../upstreams/chat-upstream.js';
+import type { UpstreamPoolOptions, UpstreamTimeouts } from '../upstreams/upstream-transport-options.js';
+import type { MessagesUpstreamOptions } from '../upstreams/messages-upstream-options.js';
+import type { OpenAICompatibleOptions } from '../upstreams/openai-compatible-options.js';
 import type { Upstream } from '../upstreams/upstream.js';
 import { type Assert, either, fn, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, shaped, text } from './option-schemas.js';
 import { HEADER_NAME } from '../header-value.js';

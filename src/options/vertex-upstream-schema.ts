@@ -5,7 +5,7 @@
  * @internal
  */
 import { z } from 'zod';
-import type { VertexUpstreamOptions } from '../upstreams/vertex/vertex-upstream.js';
+import type { VertexUpstreamOptions } from '../upstreams/vertex/vertex-upstream-options.js';
 import type { GoogleAuthLike, VertexTokenProvider } from '../upstreams/vertex/vertex-auth.js';
 import { type Assert, either, got, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
 import { baseURLSchema, dispatcherSchema, headersSchema, poolSchema, timeoutsSchema } from './upstream-schema.js';

@@ -6,7 +6,8 @@
  */
 import { GatewayError } from '../errors.js';
 import { isUnforwardableHeader } from './forward-headers.js';
-import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
+import { createHttpClient, hostOf, serverOf, type HttpRequest } from './http-client.js';
+import type { OpenAICompatibleOptions } from './openai-compatible-options.js';
 import { callerHeaders, requestBody } from './request-body.js';
 import { abortSourceOf } from '../signals/abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
@@ -14,25 +15,6 @@ import { upstreamAddresses } from '../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import { openAICompatibleOptionsSchema } from '../options/upstream-schema.js';
 import { assertOptions } from '../options/parse-options.js';
-import type { Dispatcher } from 'undici';
-
-/** Options of {@link openAICompatible}. */
-export interface OpenAICompatibleOptions {
-  /** Base URL including the version prefix, like the official client's `OPENAI_BASE_URL`: `https://api.openai.com/v1`. Query parameters (e.g. `api-version`) are sent on every call. */
-  baseURL: string;
-  /** The gateway's own key, sent as `authorization: Bearer <apiKey>`. Omit for upstreams without auth. */
-  apiKey?: string;
-  /** Extra headers sent on every call (e.g. `openai-organization`); they override caller headers. */
-  headers?: Record<string, string>;
-  /** Name in logs, usage records and error messages. Default: the base URL's host. */
-  name?: string;
-  /** Time-outs; defaults in `DEFAULT_UPSTREAM_TIMEOUTS` (10 s connect, 300 s first byte, 300 s idle). */
-  timeouts?: UpstreamTimeouts;
-  /** Connection pool settings (keep-alive is always on). */
-  pool?: UpstreamPoolOptions;
-  /** Use this undici dispatcher instead of a private keep-alive `Agent`. */
-  dispatcher?: Dispatcher;
-}
 
 function toRequest(call: UpstreamCall, name: string): Omit<HttpRequest, 'headers' | 'signal'> {
   switch (call.operation) {

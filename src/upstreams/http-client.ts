@@ -8,33 +8,9 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamResponse } from './upstream.js';
 import { toNetworkError } from './network-error.js';
+import { DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamPoolOptions, type UpstreamTimeouts } from './upstream-transport-options.js';
 import { type ChunkReader, readAllChunks, readChunks } from './read-chunks.js';
 import type { AbortSource } from '../signals/abort-source.js';
-
-/** Time-outs of one upstream, in milliseconds. */
-export interface UpstreamTimeouts {
-  /** TCP connect plus TLS handshake. Default 10000. */
-  connectMs?: number;
-  /** From sending the request to the response head (models think before answering). Default 300000. */
-  firstByteMs?: number;
-  /** Longest silence between two body chunks. Default 300000. */
-  idleMs?: number;
-}
-
-/** Defaults of {@link UpstreamTimeouts}. */
-export const DEFAULT_UPSTREAM_TIMEOUTS: Readonly<Required<UpstreamTimeouts>> = Object.freeze({
-  connectMs: 10_000,
-  firstByteMs: 300_000,
-  idleMs: 300_000,
-});
-
-/** Connection pool settings. */
-export interface UpstreamPoolOptions {
-  /** Most sockets per origin. Default: unlimited. */
-  connections?: number;
-  /** How long an idle socket is kept for reuse, in ms. Default 4000 (undici's; shorter than most servers' keep-alive). */
-  keepAliveTimeoutMs?: number;
-}
 
 /** Transport options shared by `openAICompatible` and `messagesUpstream`. */
 export interface HttpClientOptions {

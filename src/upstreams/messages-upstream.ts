@@ -3,10 +3,10 @@
  *
  * @see ../../shared/PROTOCOLS.md A.8, A.9 and C.1
  */
-import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors.js';
 import { isUnforwardableHeader } from './forward-headers.js';
-import { createHttpClient, hostOf, serverOf, type HttpRequest, type UpstreamPoolOptions, type UpstreamTimeouts } from './http-client.js';
+import { createHttpClient, hostOf, serverOf, type HttpRequest } from './http-client.js';
+import type { MessagesUpstreamOptions } from './messages-upstream-options.js';
 import { callerHeaders, requestBody } from './request-body.js';
 import { abortSourceOf } from '../signals/abort-source.js';
 import type { Upstream, UpstreamCall } from './upstream.js';
@@ -14,26 +14,6 @@ import { upstreamAddresses } from '../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import { messagesUpstreamOptionsSchema } from '../options/upstream-schema.js';
 import { assertOptions } from '../options/parse-options.js';
-
-/** Options of {@link messagesUpstream}. */
-export interface MessagesUpstreamOptions {
-  /** Base URL WITHOUT `/v1`, like `ANTHROPIC_BASE_URL`: `https://api.anthropic.com`. */
-  baseURL: string;
-  /** The gateway's own key, sent as `x-api-key`. Omit for upstreams without auth. */
-  apiKey?: string;
-  /** `anthropic-version` sent when the caller sent none. Default `'2023-06-01'`. */
-  version?: string;
-  /** Extra headers sent on every call; they override caller headers. */
-  headers?: Record<string, string>;
-  /** Name in logs, usage records and error messages. Default: the base URL's host. */
-  name?: string;
-  /** Time-outs; defaults in `DEFAULT_UPSTREAM_TIMEOUTS` (10 s connect, 300 s first byte, 300 s idle). */
-  timeouts?: UpstreamTimeouts;
-  /** Connection pool settings (keep-alive is always on). */
-  pool?: UpstreamPoolOptions;
-  /** Use this undici dispatcher instead of a private keep-alive `Agent`. */
-  dispatcher?: Dispatcher;
-}
 
 /** Default of {@link MessagesUpstreamOptions.version}. */
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';

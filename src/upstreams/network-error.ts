@@ -4,7 +4,7 @@
  * own messages contain the address, so they stay in `cause` only).
  */
 import { GatewayError, isGatewayError } from '../errors.js';
-import type { UpstreamTimeouts } from './http-client.js';
+import type { UpstreamTimeouts } from './upstream-transport-options.js';
 
 function errorCode(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;

@@ -4,7 +4,6 @@
  *
  * @see ../../../shared/PROTOCOLS.md B (the chat format) and the Azure OpenAI REST reference
  */
-import type { Dispatcher } from 'undici';
 import { GatewayError } from '../../errors.js';
 import { assertOptions } from '../../options/parse-options.js';
 import { azureOpenAIOptionsSchema } from '../../options/azure-schema.js';
@@ -13,59 +12,15 @@ import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { isUnforwardableHeader } from '../forward-headers.js';
-import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
+import { createHttpClient, hostOf, serverOf } from '../http-client.js';
 import { callerHeaders } from '../request-body.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
 import { normalizeAzureError } from './azure-errors.js';
-import { type AzureDeployment, chatCompletionsTarget, deploymentOf, parseAzureEndpoint } from './azure-url.js';
+import type { AzureOpenAIOptions } from './azure-openai-options.js';
+import { chatCompletionsTarget, deploymentOf, parseAzureEndpoint } from './azure-url.js';
 
 /** `gen_ai.provider.name` of Azure OpenAI (OpenTelemetry GenAI conventions). */
 export const AZURE_OPENAI_PROVIDER = 'azure.ai.openai';
-
-/** Options of {@link azureOpenAI}. */
-export interface AzureOpenAIOptions {
-  /**
-   * The resource's endpoint, as the Azure portal shows it:
-   * `https://{resource}.openai.azure.com` (or `….cognitiveservices.azure.com`,
-   * or an API gateway's URL in front of it). A trailing `/openai` or
-   * `/openai/v1` is accepted; `/openai/v1` implies `apiVersion: 'v1'`.
-   */
-  endpoint: string;
-  /** The resource's key, sent as `api-key`. Leave out to use `azureADTokenProvider` (or keyPassthrough). */
-  apiKey?: string;
-  /**
-   * Returns a Microsoft Entra ID access token for the scope
-   * `https://cognitiveservices.azure.com/.default`, sent as
-   * `authorization: Bearer <token>`. Called before every attempt, so it must
-   * cache: `getBearerTokenProvider(credential, scope)` from `@azure/identity`
-   * does (and refreshes the token before it expires).
-   */
-  azureADTokenProvider?: () => string | Promise<string>;
-  /**
-   * `'v1'` (default): the v1 API, `/openai/v1/chat/completions`, the
-   * deployment name in the body's `model`, no `api-version`. A date
-   * (`'2024-10-21'`, `'2025-04-01-preview'`): the deployment URL
-   * `/openai/deployments/{deployment}/chat/completions?api-version=…`.
-   */
-  apiVersion?: string;
-  /**
-   * The deployment serving a model id (the id the route sends, after its
-   * `model` rename): one name for every model, a record of ids to names
-   * (ids it does not list keep their own), or a function. Default: the id
-   * itself (deployments named after their model).
-   */
-  deployment?: AzureDeployment;
-  /** Extra headers sent on every call; they override caller headers. */
-  headers?: Record<string, string>;
-  /** Name in logs, usage records and error messages. Default: the endpoint's host. */
-  name?: string;
-  /** Time-outs; defaults in `DEFAULT_UPSTREAM_TIMEOUTS`. */
-  timeouts?: UpstreamTimeouts;
-  /** Connection pool settings (keep-alive is always on). */
-  pool?: UpstreamPoolOptions;
-  /** Use this undici dispatcher instead of a private keep-alive `Agent`. */
-  dispatcher?: Dispatcher;
-}
 
 /** Entra tokens kept for redaction (tokens rotate; an error may quote the previous one). */
 const KEPT_TOKENS = 4;

@@ -7,9 +7,8 @@
  * @see https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_InvokeModel.html
  */
 import type { SignatureV4, SignatureV4Init } from '@smithy/signature-v4';
-import type { Dispatcher } from 'undici';
 import { GatewayError, isGatewayError } from '../../errors.js';
-import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
+import { createHttpClient, hostOf, serverOf } from '../http-client.js';
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { discardBody, readBody } from '../read-body.js';
 import { withoutFraming } from '../request-body.js';
@@ -24,7 +23,6 @@ import { assertOptions } from '../../options/parse-options.js';
 import { GatewayConfigError } from '../../options/gateway-config-error.js';
 import {
   type AwsCredentialProvider,
-  type AwsCredentials,
   cachedCredentials,
   chainProvider,
   credentialError,
@@ -32,38 +30,11 @@ import {
   CREDENTIAL_PROVIDERS_PACKAGE,
   hasCredentialChain,
 } from './aws-credentials.js';
+import type { BedrockUpstreamOptions } from './bedrock-upstream-options.js';
 import { countTokensBody, foundationModelId, toBedrockInvoke } from './bedrock-body.js';
 import { bedrockMessage, errorResponse, mapBedrockError, oneChunk } from './bedrock-errors.js';
 import { BedrockSseBody, decodeBedrockStream } from './bedrock-stream.js';
 import { Sha256 } from './sha256.js';
-
-/** Options of {@link bedrockUpstream}. */
-export interface BedrockUpstreamOptions {
-  /** The AWS region of the runtime endpoint and of the signature: `us-east-1`. */
-  region: string;
-  /**
-   * AWS credentials for SigV4: `{ accessKeyId, secretAccessKey, sessionToken? }`,
-   * or a function returning them (called again shortly before their
-   * `expiration`). Default: the AWS credential chain (environment, shared
-   * profile, web identity, container and instance roles) from the optional
-   * `@aws-sdk/credential-providers` package, unless a Bedrock API key is given.
-   */
-  credentials?: AwsCredentials | AwsCredentialProvider;
-  /** A Bedrock API key, sent as `Authorization: Bearer` instead of SigV4. Default: `AWS_BEARER_TOKEN_BEDROCK` when `credentials` is not given. */
-  apiKey?: string;
-  /** Runtime URL. Default: `AWS_ENDPOINT_URL_BEDROCK_RUNTIME`, then `AWS_ENDPOINT_URL`, then `https://bedrock-runtime.{region}.amazonaws.com`. */
-  endpoint?: string;
-  /** Extra headers sent (and signed) on every call, e.g. `x-amzn-bedrock-guardrailidentifier`. */
-  headers?: Record<string, string>;
-  /** Name in logs, usage records and error messages. Default: the endpoint's host. */
-  name?: string;
-  /** Time-outs; defaults in `DEFAULT_UPSTREAM_TIMEOUTS` (10 s connect, 300 s first byte, 300 s idle). */
-  timeouts?: UpstreamTimeouts;
-  /** Connection pool settings (keep-alive is always on). */
-  pool?: UpstreamPoolOptions;
-  /** Use this undici dispatcher instead of a private keep-alive `Agent`. */
-  dispatcher?: Dispatcher;
-}
 
 /** The SigV4 service name of the Bedrock runtime. */
 export const BEDROCK_SIGNING_SERVICE = 'bedrock';

@@ -7,7 +7,6 @@
  *
  * @see https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude
  */
-import type { Dispatcher } from 'undici';
 import { GatewayError, isGatewayError } from '../../errors.js';
 import { GatewayConfigError } from '../../options/gateway-config-error.js';
 import { assertOptions } from '../../options/parse-options.js';
@@ -18,46 +17,17 @@ import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { errorResponse } from '../bedrock/bedrock-errors.js';
-import { createHttpClient, hostOf, serverOf, type UpstreamPoolOptions, type UpstreamTimeouts } from '../http-client.js';
+import { createHttpClient, hostOf, serverOf } from '../http-client.js';
 import { discardBody, readBody } from '../read-body.js';
 import { withoutFraming } from '../request-body.js';
 import { withWarnings } from '../platform-request.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
-import { cachedToken, defaultGoogleAuth, GOOGLE_AUTH_PACKAGE, type GoogleAuthLike, googleAuthProvider, hasGoogleAuth, tokenError, type VertexTokenProvider } from './vertex-auth.js';
+import { cachedToken, defaultGoogleAuth, GOOGLE_AUTH_PACKAGE, googleAuthProvider, hasGoogleAuth, tokenError } from './vertex-auth.js';
+import type { VertexUpstreamOptions } from './vertex-upstream-options.js';
 import { toVertexRequest } from './vertex-body.js';
 import { VertexSseBody } from './vertex-stream.js';
 import { readVertexError, vertexErrorResponse } from './vertex-errors.js';
 import { pathSegment, vertexBaseURL, vertexModelPath } from './vertex-url.js';
-
-/** Options of {@link vertexUpstream}. */
-export interface VertexUpstreamOptions {
-  /** The Google Cloud project id. */
-  projectId: string;
-  /** The location: `global`, the multi-regions `us` / `eu`, or a region such as `us-east5`. */
-  region: string;
-  /**
-   * An OAuth2 access token (scope `cloud-platform`), or a function returning
-   * one: a string (called again before every request) or `{ token,
-   * expiresAt }` (kept until five minutes before `expiresAt`). Default:
-   * Application Default Credentials through the optional
-   * `google-auth-library`.
-   */
-  accessToken?: string | VertexTokenProvider;
-  /** The `GoogleAuth` (from `google-auth-library`) to take tokens from, instead of a new one with the `cloud-platform` scope. */
-  googleAuth?: GoogleAuthLike;
-  /** The API's base URL, with its `/v1`. Default: by `region` (`https://{region}-aiplatform.googleapis.com/v1`, …). */
-  baseURL?: string;
-  /** Extra headers sent on every call (`x-goog-user-project`, …). */
-  headers?: Record<string, string>;
-  /** Name in logs, usage records and error messages. Default: the base URL's host. */
-  name?: string;
-  /** Time-outs; defaults in `DEFAULT_UPSTREAM_TIMEOUTS` (10 s connect, 300 s first byte, 300 s idle). */
-  timeouts?: UpstreamTimeouts;
-  /** Connection pool settings (keep-alive is always on). */
-  pool?: UpstreamPoolOptions;
-  /** Use this undici dispatcher instead of a private keep-alive `Agent`. */
-  dispatcher?: Dispatcher;
-}
 
 /** `gen_ai.provider.name` of Vertex AI (OpenTelemetry GenAI conventions). */
 export const VERTEX_PROVIDER_NAME = 'gcp.vertex_ai';

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../src/errors.js';
 import { isGatewayConfigError } from '../../../src/options/gateway-config-error.js';
-import { azureOpenAI, type AzureOpenAIOptions } from '../../../src/upstreams/azure/azure-openai.js';
+import { azureOpenAI } from '../../../src/upstreams/azure/azure-openai.js';
+import type { AzureOpenAIOptions } from '../../../src/upstreams/azure/azure-openai-options.js';
 import { readBody } from '../../../src/upstreams/read-body.js';
 import type { Upstream, UpstreamCall } from '../../../src/upstreams/upstream.js';
 import { type AzureStub, startAzureStub } from '../../helpers/azure-stub.js';
