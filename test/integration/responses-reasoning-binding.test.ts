@@ -1,0 +1,168 @@
+/**
+ * Sealed reasoning belongs to one caller and one model: over real HTTP
+ * (node:http and Express), through the official `openai` client, against a
+ * messages-format upstream on 127.0.0.1 that signs its thinking. Alice's
+ * envelope is restored for Alice, byte for byte; sent by Bob, or by Alice
+ * to another model, it is left out exactly as a forged one is, and the
+ * response says so in `x-modelgate-warnings`.
+ */
+import { randomBytes } from 'node:crypto';
+import { createGateway, messagesUpstream } from 'modelgate';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAIClient } from '../helpers/e2e-fixtures.js';
+import { type StartedApp, startApp } from '../helpers/start-app.js';
+import { startStubUpstream, type StubUpstream } from '../helpers/stub-upstream.js';
+
+const ALICE_KEY = 'sk-alice-0123456789abcdef';
+const BOB_KEY = 'sk-bob-0123456789abcdef';
+/** Two of the twelve, both with thinking `enabled`. */
+const MODEL = 'vendora-sonnet-4-6';
+const OTHER_MODEL = 'vendora-opus-4-6';
+const THINKING = 'The user wants the weather in Oslo; call get_weather.';
+/** Said by every response that left out an envelope, whatever the reason. */
+const LEFT_OUT = /reasoning: left out 1 reasoning item whose encrypted_content did not open here/;
+/** Said when the tool-use turn then runs without thinking. */
+const THINKING_OFF = /thinking is off for this turn/;
+
+const weatherTool = {
+  type: 'function' as const,
+  name: 'get_weather',
+  description: 'The weather in a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  strict: true,
+};
+
+interface SentMessages {
+  thinking?: unknown;
+  messages: { role: string; content: string | { type: string; thinking?: string; signature?: string }[] }[];
+}
+
+/** A vendor that thinks (with a fresh signature each time) and calls get_weather, then answers the tool result. */
+function vendorReply(body: SentMessages, signatures: string[]) {
+  const last = body.messages.at(-1);
+  const answersTool = Array.isArray(last?.content) && last.content.some((block) => block.type === 'tool_result');
+  const usage = { input_tokens: 20, output_tokens: 10 };
+  if (answersTool) {
+    return { id: 'msg_2', type: 'message', role: 'assistant', model: 'upstream', content: [{ type: 'text', text: 'Snow in Oslo.' }], stop_reason: 'end_turn', stop_sequence: null, usage };
+  }
+  const signature = `Eq${randomBytes(24).toString('base64')}`;
+  signatures.push(signature);
+  return {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'upstream',
+    content: [
+      { type: 'thinking', thinking: THINKING, signature },
+      { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Oslo' } },
+    ],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage,
+  };
+}
+
+describe.each(['node', 'express5'] as const)('sealed reasoning on %s', (mount) => {
+  let vendor: StubUpstream;
+  let app: StartedApp;
+  let alice: OpenAI;
+  let bob: OpenAI;
+  const signatures: string[] = [];
+
+  beforeAll(async () => {
+    vendor = await startStubUpstream((request) => ({ kind: 'json', body: vendorReply(JSON.parse(request.body) as SentMessages, signatures) }));
+    const gateway = createGateway({
+      auth: { keys: [{ key: ALICE_KEY, id: 'alice' }, { key: BOB_KEY, id: 'bob' }] },
+      routes: [{ match: 'vendora-*', upstream: messagesUpstream({ baseURL: vendor.url, apiKey: 'sk-vendor-0123456789', name: 'vendor' }) }],
+      responses: { reasoningSecret: randomBytes(32).toString('base64') },
+    });
+    app = await startApp(mount, gateway);
+    alice = openAIClient(app.url, ALICE_KEY);
+    bob = openAIClient(app.url, BOB_KEY);
+  });
+  afterAll(async () => {
+    await app.close();
+    await vendor.close();
+  });
+
+  /** Alice's first turn: her reasoning item (sealed), the call it made, and the signature the vendor gave. */
+  async function aliceFirstTurn() {
+    const first = await alice.responses.create({
+      model: MODEL,
+      input: 'What is the weather in Oslo?',
+      tools: [weatherTool],
+      reasoning: { effort: 'low' },
+      include: ['reasoning.encrypted_content'],
+      store: false,
+    });
+    const reasoning = first.output.find((item) => item.type === 'reasoning');
+    const call = first.output.find((item) => item.type === 'function_call');
+    if (reasoning?.type !== 'reasoning' || call?.type !== 'function_call') throw new Error('expected reasoning and a function call');
+    expect(reasoning.encrypted_content).toMatch(/^mg2\./);
+    return { reasoning, call, signature: signatures.at(-1)! };
+  }
+
+  /** The next turn, sent with `client` to `model`, carrying `reasoning` back; what the vendor received and the warnings. */
+  async function nextTurn(client: OpenAI, model: string, turn: Awaited<ReturnType<typeof aliceFirstTurn>>, reasoning = turn.reasoning) {
+    const before = vendor.requests.length;
+    const { data, response } = await client.responses
+      .create({
+        model,
+        tools: [weatherTool],
+        reasoning: { effort: 'low' },
+        store: false,
+        input: [
+          { role: 'user', content: 'What is the weather in Oslo?' },
+          reasoning,
+          turn.call,
+          { type: 'function_call_output', call_id: turn.call.call_id, output: 'Snow' },
+        ] as OpenAI.Responses.ResponseInput,
+      })
+      .withResponse();
+    expect(data.status).toBe('completed');
+    expect(vendor.requests.length).toBe(before + 1);
+    const raw = vendor.requests.at(-1)!.body;
+    return { raw, sent: JSON.parse(raw) as SentMessages, warnings: response.headers.get('x-modelgate-warnings') ?? '' };
+  }
+
+  it("restores Alice's thinking for Alice: the vendor receives its exact block and signature", async () => {
+    const turn = await aliceFirstTurn();
+    const { sent, warnings } = await nextTurn(alice, MODEL, turn);
+    const assistant = sent.messages.find((message) => message.role === 'assistant');
+    expect(Array.isArray(assistant?.content) && assistant.content[0]).toEqual({ type: 'thinking', thinking: THINKING, signature: turn.signature });
+    expect(sent.thinking).toMatchObject({ type: 'enabled' });
+    expect(warnings).not.toMatch(LEFT_OUT);
+  });
+
+  it("leaves Alice's thinking out for Bob: no signature reaches the vendor, and the response says so", async () => {
+    const turn = await aliceFirstTurn();
+    const { raw, sent, warnings } = await nextTurn(bob, MODEL, turn);
+    expect(raw).not.toContain(turn.signature);
+    expect(raw).not.toContain(THINKING);
+    expect(raw).not.toContain('"signature"');
+    expect(sent.thinking).toBeUndefined();
+    expect(warnings).toMatch(LEFT_OUT);
+    expect(warnings).toMatch(THINKING_OFF);
+  });
+
+  it('leaves it out when Alice sends it to another model', async () => {
+    const turn = await aliceFirstTurn();
+    const { raw, sent, warnings } = await nextTurn(alice, OTHER_MODEL, turn);
+    expect(raw).not.toContain(turn.signature);
+    expect(raw).not.toContain('"signature"');
+    expect(sent.thinking).toBeUndefined();
+    expect(warnings).toMatch(LEFT_OUT);
+  });
+
+  it("answers Bob exactly as it answers a forged envelope: the same warnings, the same request to the vendor", async () => {
+    const turn = await aliceFirstTurn();
+    const asBob = await nextTurn(bob, MODEL, turn);
+    const sealed = turn.reasoning.encrypted_content!;
+    const forged = { ...turn.reasoning, encrypted_content: `${sealed.slice(0, -6)}${sealed.slice(-6).split('').reverse().join('')}` };
+    expect(forged.encrypted_content).not.toBe(sealed);
+    const asForger = await nextTurn(alice, MODEL, turn, forged);
+    expect(asForger.warnings).toBe(asBob.warnings);
+    expect(asForger.raw).toBe(asBob.raw);
+  });
+});
