@@ -4,7 +4,8 @@
  * messages-format upstream on 127.0.0.1 that signs its thinking. Alice's
  * envelope is restored for Alice, byte for byte; sent by Bob, or by Alice
  * to another model, it is left out exactly as a forged one is, and the
- * response says so in `x-modelgate-warnings`.
+ * response says so in `x-modelgate-warnings`. With a list of secrets,
+ * envelopes sealed under an older one open until it is removed.
  */
 import { randomBytes } from 'node:crypto';
 import { createGateway, messagesUpstream } from 'modelgate';
@@ -63,6 +64,63 @@ function vendorReply(body: SentMessages, signatures: string[]) {
   };
 }
 
+/** A first turn: the reasoning item (sealed), the call it made, and the signature the vendor gave. */
+async function firstTurn(client: OpenAI, signatures: readonly string[]) {
+  const first = await client.responses.create({
+    model: MODEL,
+    input: 'What is the weather in Oslo?',
+    tools: [weatherTool],
+    reasoning: { effort: 'low' },
+    include: ['reasoning.encrypted_content'],
+    store: false,
+  });
+  const reasoning = first.output.find((item) => item.type === 'reasoning');
+  const call = first.output.find((item) => item.type === 'function_call');
+  if (reasoning?.type !== 'reasoning' || call?.type !== 'function_call') throw new Error('expected reasoning and a function call');
+  expect(reasoning.encrypted_content).toMatch(/^mg2\./);
+  return { reasoning, call, signature: signatures.at(-1)! };
+}
+
+type FirstTurn = Awaited<ReturnType<typeof firstTurn>>;
+
+/** The next turn, sent with `client` to `model`, carrying `reasoning` back; what `vendor` received and the warnings. */
+async function nextTurn(vendor: StubUpstream, client: OpenAI, model: string, turn: FirstTurn, reasoning = turn.reasoning) {
+  const before = vendor.requests.length;
+  const { data, response } = await client.responses
+    .create({
+      model,
+      tools: [weatherTool],
+      reasoning: { effort: 'low' },
+      store: false,
+      input: [
+        { role: 'user', content: 'What is the weather in Oslo?' },
+        reasoning,
+        turn.call,
+        { type: 'function_call_output', call_id: turn.call.call_id, output: 'Snow' },
+      ] as OpenAI.Responses.ResponseInput,
+    })
+    .withResponse();
+  expect(data.status).toBe('completed');
+  expect(vendor.requests.length).toBe(before + 1);
+  const raw = vendor.requests.at(-1)!.body;
+  return { raw, sent: JSON.parse(raw) as SentMessages, warnings: response.headers.get('x-modelgate-warnings') ?? '' };
+}
+
+/** The first block of the assistant turn the vendor received: where restored thinking goes. */
+function restoredBlock(sent: SentMessages): unknown {
+  const assistant = sent.messages.find((message) => message.role === 'assistant');
+  return Array.isArray(assistant?.content) ? assistant.content[0] : undefined;
+}
+
+/** A gateway in front of `vendor` with Alice's and Bob's keys. */
+function gatewayFor(vendor: StubUpstream, reasoningSecret: string | readonly string[]) {
+  return createGateway({
+    auth: { keys: [{ key: ALICE_KEY, id: 'alice' }, { key: BOB_KEY, id: 'bob' }] },
+    routes: [{ match: 'vendora-*', upstream: messagesUpstream({ baseURL: vendor.url, apiKey: 'sk-vendor-0123456789', name: 'vendor' }) }],
+    responses: { reasoningSecret },
+  });
+}
+
 describe.each(['node', 'express5'] as const)('sealed reasoning on %s', (mount) => {
   let vendor: StubUpstream;
   let app: StartedApp;
@@ -72,12 +130,7 @@ describe.each(['node', 'express5'] as const)('sealed reasoning on %s', (mount) =
 
   beforeAll(async () => {
     vendor = await startStubUpstream((request) => ({ kind: 'json', body: vendorReply(JSON.parse(request.body) as SentMessages, signatures) }));
-    const gateway = createGateway({
-      auth: { keys: [{ key: ALICE_KEY, id: 'alice' }, { key: BOB_KEY, id: 'bob' }] },
-      routes: [{ match: 'vendora-*', upstream: messagesUpstream({ baseURL: vendor.url, apiKey: 'sk-vendor-0123456789', name: 'vendor' }) }],
-      responses: { reasoningSecret: randomBytes(32).toString('base64') },
-    });
-    app = await startApp(mount, gateway);
+    app = await startApp(mount, gatewayFor(vendor, randomBytes(32).toString('base64')));
     alice = openAIClient(app.url, ALICE_KEY);
     bob = openAIClient(app.url, BOB_KEY);
   });
@@ -86,58 +139,17 @@ describe.each(['node', 'express5'] as const)('sealed reasoning on %s', (mount) =
     await vendor.close();
   });
 
-  /** Alice's first turn: her reasoning item (sealed), the call it made, and the signature the vendor gave. */
-  async function aliceFirstTurn() {
-    const first = await alice.responses.create({
-      model: MODEL,
-      input: 'What is the weather in Oslo?',
-      tools: [weatherTool],
-      reasoning: { effort: 'low' },
-      include: ['reasoning.encrypted_content'],
-      store: false,
-    });
-    const reasoning = first.output.find((item) => item.type === 'reasoning');
-    const call = first.output.find((item) => item.type === 'function_call');
-    if (reasoning?.type !== 'reasoning' || call?.type !== 'function_call') throw new Error('expected reasoning and a function call');
-    expect(reasoning.encrypted_content).toMatch(/^mg2\./);
-    return { reasoning, call, signature: signatures.at(-1)! };
-  }
-
-  /** The next turn, sent with `client` to `model`, carrying `reasoning` back; what the vendor received and the warnings. */
-  async function nextTurn(client: OpenAI, model: string, turn: Awaited<ReturnType<typeof aliceFirstTurn>>, reasoning = turn.reasoning) {
-    const before = vendor.requests.length;
-    const { data, response } = await client.responses
-      .create({
-        model,
-        tools: [weatherTool],
-        reasoning: { effort: 'low' },
-        store: false,
-        input: [
-          { role: 'user', content: 'What is the weather in Oslo?' },
-          reasoning,
-          turn.call,
-          { type: 'function_call_output', call_id: turn.call.call_id, output: 'Snow' },
-        ] as OpenAI.Responses.ResponseInput,
-      })
-      .withResponse();
-    expect(data.status).toBe('completed');
-    expect(vendor.requests.length).toBe(before + 1);
-    const raw = vendor.requests.at(-1)!.body;
-    return { raw, sent: JSON.parse(raw) as SentMessages, warnings: response.headers.get('x-modelgate-warnings') ?? '' };
-  }
-
   it("restores Alice's thinking for Alice: the vendor receives its exact block and signature", async () => {
-    const turn = await aliceFirstTurn();
-    const { sent, warnings } = await nextTurn(alice, MODEL, turn);
-    const assistant = sent.messages.find((message) => message.role === 'assistant');
-    expect(Array.isArray(assistant?.content) && assistant.content[0]).toEqual({ type: 'thinking', thinking: THINKING, signature: turn.signature });
+    const turn = await firstTurn(alice, signatures);
+    const { sent, warnings } = await nextTurn(vendor, alice, MODEL, turn);
+    expect(restoredBlock(sent)).toEqual({ type: 'thinking', thinking: THINKING, signature: turn.signature });
     expect(sent.thinking).toMatchObject({ type: 'enabled' });
     expect(warnings).not.toMatch(LEFT_OUT);
   });
 
   it("leaves Alice's thinking out for Bob: no signature reaches the vendor, and the response says so", async () => {
-    const turn = await aliceFirstTurn();
-    const { raw, sent, warnings } = await nextTurn(bob, MODEL, turn);
+    const turn = await firstTurn(alice, signatures);
+    const { raw, sent, warnings } = await nextTurn(vendor, bob, MODEL, turn);
     expect(raw).not.toContain(turn.signature);
     expect(raw).not.toContain(THINKING);
     expect(raw).not.toContain('"signature"');
@@ -147,8 +159,8 @@ describe.each(['node', 'express5'] as const)('sealed reasoning on %s', (mount) =
   });
 
   it('leaves it out when Alice sends it to another model', async () => {
-    const turn = await aliceFirstTurn();
-    const { raw, sent, warnings } = await nextTurn(alice, OTHER_MODEL, turn);
+    const turn = await firstTurn(alice, signatures);
+    const { raw, sent, warnings } = await nextTurn(vendor, alice, OTHER_MODEL, turn);
     expect(raw).not.toContain(turn.signature);
     expect(raw).not.toContain('"signature"');
     expect(sent.thinking).toBeUndefined();
@@ -156,13 +168,54 @@ describe.each(['node', 'express5'] as const)('sealed reasoning on %s', (mount) =
   });
 
   it("answers Bob exactly as it answers a forged envelope: the same warnings, the same request to the vendor", async () => {
-    const turn = await aliceFirstTurn();
-    const asBob = await nextTurn(bob, MODEL, turn);
+    const turn = await firstTurn(alice, signatures);
+    const asBob = await nextTurn(vendor, bob, MODEL, turn);
     const sealed = turn.reasoning.encrypted_content!;
     const forged = { ...turn.reasoning, encrypted_content: `${sealed.slice(0, -6)}${sealed.slice(-6).split('').reverse().join('')}` };
     expect(forged.encrypted_content).not.toBe(sealed);
-    const asForger = await nextTurn(alice, MODEL, turn, forged);
+    const asForger = await nextTurn(vendor, alice, MODEL, turn, forged);
     expect(asForger.warnings).toBe(asBob.warnings);
     expect(asForger.raw).toBe(asBob.raw);
+  });
+});
+
+describe('rotating reasoningSecret (node:http)', () => {
+  const OLD_SECRET = randomBytes(32).toString('base64');
+  const NEW_SECRET = randomBytes(32).toString('base64');
+  let vendor: StubUpstream;
+  const apps: StartedApp[] = [];
+  const signatures: string[] = [];
+  /** Clients for Alice on a gateway with the old secret, one listing [new, old], and one with the new secret alone. */
+  let beforeRotation: OpenAI;
+  let duringRotation: OpenAI;
+  let afterRotation: OpenAI;
+
+  beforeAll(async () => {
+    vendor = await startStubUpstream((request) => ({ kind: 'json', body: vendorReply(JSON.parse(request.body) as SentMessages, signatures) }));
+    for (const secret of [OLD_SECRET, [NEW_SECRET, OLD_SECRET], NEW_SECRET]) apps.push(await startApp('node', gatewayFor(vendor, secret)));
+    [beforeRotation, duringRotation, afterRotation] = apps.map((app) => openAIClient(app.url, ALICE_KEY)) as [OpenAI, OpenAI, OpenAI];
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await vendor.close();
+  });
+
+  it('an envelope sealed under the old secret opens while the old secret is listed, and is left out once it is removed', async () => {
+    const turn = await firstTurn(beforeRotation, signatures);
+    const during = await nextTurn(vendor, duringRotation, MODEL, turn);
+    expect(restoredBlock(during.sent)).toEqual({ type: 'thinking', thinking: THINKING, signature: turn.signature });
+    expect(during.warnings).not.toMatch(LEFT_OUT);
+    const after = await nextTurn(vendor, afterRotation, MODEL, turn);
+    expect(after.raw).not.toContain(turn.signature);
+    expect(after.warnings).toMatch(LEFT_OUT);
+  });
+
+  it('during the rotation the new secret seals: its envelopes open after the old secret is removed, not before the rotation', async () => {
+    const turn = await firstTurn(duringRotation, signatures);
+    const after = await nextTurn(vendor, afterRotation, MODEL, turn);
+    expect(restoredBlock(after.sent)).toEqual({ type: 'thinking', thinking: THINKING, signature: turn.signature });
+    const before = await nextTurn(vendor, beforeRotation, MODEL, turn);
+    expect(before.raw).not.toContain(turn.signature);
+    expect(before.warnings).toMatch(LEFT_OUT);
   });
 });
