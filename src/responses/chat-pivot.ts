@@ -29,7 +29,7 @@ export interface ChatPivotOptions {
  * Says that `count` envelopes did not open. One reason for all of them, so
  * the answer tells no caller whether an envelope belongs to someone else.
  */
-export function unopenedReasoningWarning(count: number): string {
+function unopenedReasoningWarning(count: number): string {
   const what = count === 1 ? '1 reasoning item whose encrypted_content' : `${count} reasoning items whose encrypted_content`;
   return `reasoning: left out ${what} did not open here (sealed for another key or model, with a secret no longer configured, altered, or not sealed by this gateway); send back the reasoning this key received for this model`;
 }
