@@ -100,7 +100,7 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
     request: { ...body, store: stored },
     customTools: new Set(pivot.customTools),
     includeEncrypted,
-    seal: (blocks) => seal.seal(blocks, body.model),
+    seal: (blocks) => seal.seal(blocks, { principal: principal.id, model: body.model }),
   };
   const persist = stored
     ? async (response: Record<string, unknown>): Promise<void> => {

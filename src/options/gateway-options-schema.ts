@@ -22,6 +22,7 @@ import { authSchema } from './auth-schema.js';
 import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
 import { type Assert, either, flag, fn, got, int, isObject, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
+import { reasoningSecretSchema } from './reasoning-secret-schema.js';
 import { routesSchema } from './route-schema.js';
 import { forwardHeaderRefusal } from '../upstreams/forward-headers.js';
 import { HEADER_NAME } from '../header-value.js';
@@ -82,20 +83,13 @@ const responseStoreSchema = either<ResponseStore>((value) => {
   return `must be a ResponseStore (an object with ${RESPONSE_STORE_METHODS.join(', ')}; e.g. \`memoryResponseStore()\` or \`redisResponseStore({ client })\`) (got ${got(value)})`;
 });
 
-/** Shorter secrets are guessable; the seal derives its key from this one. */
-const MIN_REASONING_SECRET_LENGTH = 32;
-
 const responsesSchema = optionsObject(
   {
     builtInTools: oneOf(['drop', 'reject']).optional(),
-    reasoningSecret: text({ expected: 'a secret of 32 characters or more', omit: 'leave `reasoningSecret` out for a random one per process' })
-      .refine((secret) => secret === '' || secret.length >= MIN_REASONING_SECRET_LENGTH, {
-        error: `is shorter than ${MIN_REASONING_SECRET_LENGTH} characters: give a long random string (e.g. \`openssl rand -hex 32\`), the same on every instance`,
-      })
-      .optional(),
+    reasoningSecret: reasoningSecretSchema.optional(),
   },
   'a `responses`',
-  "`{ builtInTools?: 'drop' | 'reject', reasoningSecret?: string }`",
+  "`{ builtInTools?: 'drop' | 'reject', reasoningSecret?: string | string[] }`",
 );
 
 /** Options named as they are elsewhere (another library, a nested group). */

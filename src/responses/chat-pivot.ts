@@ -1,8 +1,8 @@
 /**
  * A Responses request as the chat request it becomes: its whole input
  * resolved (stored history, references, reasoning by id), then translated,
- * earlier thinking restored from its seal. Shared by `POST /v1/responses`
- * and its `input_tokens` count.
+ * earlier thinking restored from its seal (for this caller and model only).
+ * Shared by `POST /v1/responses` and its `input_tokens` count.
  *
  * @internal
  */
@@ -25,13 +25,30 @@ export interface ChatPivotOptions {
   bounds: ResolveOptions['bounds'];
 }
 
+/**
+ * Says that `count` envelopes did not open. One reason for all of them, so
+ * the answer tells no caller whether an envelope belongs to someone else.
+ */
+function unopenedReasoningWarning(count: number): string {
+  const what = count === 1 ? '1 reasoning item whose encrypted_content' : `${count} reasoning items whose encrypted_content`;
+  return `reasoning: left out ${what} did not open here (sealed for another key or model, with a secret no longer configured, altered, or not sealed by this gateway); send back the reasoning this key received for this model`;
+}
+
 export async function chatPivotOf(body: ResponsesRequest, options: ChatPivotOptions): Promise<ChatPivot> {
   const { store, seal, builtInTools } = options.responses;
   const items = await resolveInput(body, { owner: options.owner, store, bounds: options.bounds });
+  const binding = { principal: options.owner, model: body.model };
+  let unopened = 0;
   // The resolved items are the schema's items plus ids (stored ones were validated when they were made).
   const pivot = responsesToChatRequest(body, items as unknown as ResponseInputItem[], {
-    restoreReasoning: (item) => (typeof item.encrypted_content === 'string' ? seal.open(item.encrypted_content)?.blocks : undefined),
+    restoreReasoning: (item) => {
+      if (typeof item.encrypted_content !== 'string') return undefined;
+      const blocks = seal.open(item.encrypted_content, binding);
+      if (blocks === undefined) unopened += 1;
+      return blocks;
+    },
     builtInTools,
   });
+  if (unopened > 0) pivot.warnings.push(unopenedReasoningWarning(unopened));
   return { ...pivot, items };
 }

@@ -13,10 +13,19 @@ export interface ResponsesOptions {
   builtInTools?: 'drop' | 'reject';
   /**
    * The secret that seals reasoning items' `encrypted_content` (the model's
-   * earlier thinking, which a client sends back on its next turn). Give every
-   * instance behind one address the same secret, 32 characters or more;
-   * default: a random one per process (sealed reasoning then reads only on
-   * the instance that made it, and earlier thinking is dropped elsewhere).
+   * earlier thinking, which a client sends back on its next turn): random
+   * characters, 32 or more (e.g. `openssl rand -base64 32`), the same on
+   * every instance behind one address. An envelope opens only for the
+   * principal and the model it was sealed for.
+   *
+   * To rotate, give a list, newest first: the first secret seals, every
+   * listed one opens what it sealed; drop an old secret once the envelopes
+   * it sealed are no longer needed (they are then left out, with a
+   * warning). Default: a random secret per process (sealed reasoning then
+   * reads only on the instance that made it, and is left out elsewhere).
+   *
+   * @example
+   * reasoningSecret: [process.env.REASONING_SECRET!, process.env.REASONING_SECRET_PREVIOUS!]
    */
-  reasoningSecret?: string;
+  reasoningSecret?: string | readonly string[];
 }

@@ -111,11 +111,11 @@ describe('messagesToResponsesResponse', () => {
       ],
       usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 3 },
     };
-    const response = messagesToResponsesResponse(message, options({ seal: (blocks) => seal.seal(blocks, 'vendora-x') }));
+    const response = messagesToResponsesResponse(message, options({ seal: (blocks) => seal.seal(blocks, { principal: 'p', model: 'vendora-x' }) }));
     expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
     const reasoning = response.output[0] as { encrypted_content: string; summary: unknown };
     expect(reasoning.summary).toEqual([{ type: 'summary_text', text: 'Line 1\nLine 2 ✓' }]);
-    expect(seal.open(reasoning.encrypted_content)).toEqual({ model: 'vendora-x', blocks: [{ type: 'thinking', thinking: 'Line 1\nLine 2 ✓', signature: 'EsECCokB+/=' }] });
+    expect(seal.open(reasoning.encrypted_content, { principal: 'p', model: 'vendora-x' })).toEqual([{ type: 'thinking', thinking: 'Line 1\nLine 2 ✓', signature: 'EsECCokB+/=' }]);
     expect(response.usage).toEqual({ input_tokens: 13, input_tokens_details: { cached_tokens: 3 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 18 });
   });
 });

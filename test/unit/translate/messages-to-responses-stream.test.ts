@@ -9,6 +9,7 @@ import { accumulateMessagesEvents, readJsonLinesFixture, readSseFixture, runTran
 
 const ID = 'resp_fedcba9876543210fedcba9876543210';
 const seal = createReasoningSeal('test secret');
+const BINDING = { principal: 'p', model: 'vendora-sonnet' };
 
 function options(overrides: Partial<ResponseAnswerOptions> = {}): ResponseAnswerOptions {
   return {
@@ -18,7 +19,7 @@ function options(overrides: Partial<ResponseAnswerOptions> = {}): ResponseAnswer
     request: { store: false },
     customTools: new Set(),
     includeEncrypted: true,
-    seal: (blocks) => seal.seal(blocks, 'vendora-sonnet'),
+    seal: (blocks) => seal.seal(blocks, BINDING),
     ...overrides,
   };
 }
@@ -65,7 +66,7 @@ describe('createMessagesToResponsesStream on recorded messages streams', () => {
     const { summary, transform } = run(events);
     expect(summary.items.map((item) => item.type)).toEqual(['reasoning', 'message']);
     expect(summary.items[0]?.summary).toEqual([{ type: 'summary_text', text: thinking.thinking }]);
-    expect(seal.open(summary.items[0]?.encrypted_content)).toEqual({ model: 'vendora-sonnet', blocks: [{ type: 'thinking', thinking: thinking.thinking, signature: thinking.signature }] });
+    expect(seal.open(summary.items[0]?.encrypted_content, BINDING)).toEqual([{ type: 'thinking', thinking: thinking.thinking, signature: thinking.signature }]);
     expect(summary.terminal.response.usage).toEqual({
       input_tokens: 47, input_tokens_details: { cached_tokens: 0 }, output_tokens: 373, output_tokens_details: { reasoning_tokens: 62 }, total_tokens: 420,
     });
@@ -76,7 +77,7 @@ describe('createMessagesToResponsesStream on recorded messages streams', () => {
     const events = readJsonLinesFixture('recorded/anthropic-thinking.data.jsonl');
     const { summary, transform } = run(events, { includeEncrypted: false });
     expect(summary.items[0]?.encrypted_content).toBeNull();
-    expect(seal.open(String((transform.final?.output[0] as { encrypted_content: string }).encrypted_content))?.blocks).toHaveLength(1);
+    expect(seal.open(String((transform.final?.output[0] as { encrypted_content: string }).encrypted_content), BINDING)).toHaveLength(1);
   });
 
   it('a stream cut before message_stop ends with response.failed', async () => {
@@ -91,7 +92,7 @@ describe('streamed and non-streamed answers agree', () => {
   /** An item without its random id, with its envelope opened. */
   const comparable = (item: Record<string, unknown>) => {
     const { id: _id, encrypted_content: sealed, ...rest } = item;
-    return typeof sealed === 'string' ? { ...rest, opened: seal.open(sealed) } : rest;
+    return typeof sealed === 'string' ? { ...rest, opened: seal.open(sealed, BINDING) } : rest;
   };
   const fixtures: [string, () => Promise<SseEvent[]> | SseEvent[]][] = [
     ['anthropic-text', () => readSseFixture('recorded/anthropic-text.sse')],

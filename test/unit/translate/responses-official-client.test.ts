@@ -20,7 +20,7 @@ import { readJsonLinesFixture, readSseFixture, runTransform } from './support/st
 const seal = createReasoningSeal('k');
 
 function options(overrides: Partial<ResponseAnswerOptions> = {}): ResponseAnswerOptions {
-  return { id: 'resp_abc123', createdAt: 1_700_000_000, model: 'm', request: {}, customTools: new Set(), includeEncrypted: true, seal: (b) => seal.seal(b, 'm'), ...overrides };
+  return { id: 'resp_abc123', createdAt: 1_700_000_000, model: 'm', request: {}, customTools: new Set(), includeEncrypted: true, seal: (b) => seal.seal(b, { principal: 'p', model: 'm' }), ...overrides };
 }
 
 async function streamThroughClient(encoded: readonly string[]) {
