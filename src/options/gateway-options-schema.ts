@@ -63,7 +63,7 @@ const filesOptionsSchema = optionsObject(
     shared: either<FileSharing>((value) =>
       value === true || typeof value === 'function'
         ? undefined
-        : `must be true (every file, to every key allowed to use files) or \`(principal, file) => boolean\`; leave \`shared\` out to share nothing (got ${got(value)})`,
+        : `must be true (every file, to every key allowed to use files) or \`(principal, file) => boolean\` (which files each key sees) (got ${got(value)})`,
     ).optional(),
     allowDelete: flag().optional(),
     allowPrincipal: fn<NonNullable<FilesOptions['allowPrincipal']>>('`(principal) => boolean`').optional(),
