@@ -78,7 +78,8 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
       const files = await runtime.files();
       // The file store may be an upstream: no call for a client that left while it loaded.
       assertRequestClientPresent(ctx.request);
-      return handleFiles(endpoint, files, ctx.via);
+      // Dispatch runs authentication first: every file call has its principal.
+      return handleFiles(endpoint, files, { principal: ctx.principal!, via: ctx.via });
     }
     case 'responses.input_tokens':
       return handleResponsesInputTokens(ctx, runtime);

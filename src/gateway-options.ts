@@ -7,7 +7,7 @@ import type { RequestBoundsOptions } from './bounds/request-bounds-options.js';
 import type { StreamBoundsOptions } from './bounds/stream-bounds-options.js';
 import type { GatewayError } from './errors.js';
 import type { LimitsOptions } from './limits/limit-options.js';
-import type { FileStore } from './files/file-store.js';
+import type { FilesOption } from './files/files-options.js';
 import type { Catalog } from './models/catalog.js';
 import type { ObservabilityOptions } from './observability/options.js';
 import type { ResponseStore } from './responses/response-store.js';
@@ -34,12 +34,19 @@ export interface GatewayOptions extends ObservabilityOptions {
   /** The model matrix. Default: the twelve messages-interface models (`DEFAULT_CATALOG`). */
   catalog?: Catalog;
   /**
-   * Serves `/v1/files`. Default: the simulator's store when no `routes` are
-   * given; with `routes`, the files of the first route whose upstream speaks
-   * the messages format (`upstreamFileStore(thatUpstream)`), or none when no
-   * route has one. `false` turns the file endpoints off (404).
+   * Serves `/v1/files`: `{ store, shared?, allowDelete?, allowPrincipal? }`
+   * (`FilesOptions`), or a store alone with those defaults. Every
+   * store call names the calling principal; keys restricted by
+   * `allowedModels` get 403 unless `allowPrincipal` lets them in; deletion
+   * answers 403 unless `allowDelete: true`. A store that keeps no owners
+   * (`upstreamFileStore`: the vendor account's files) needs `shared`.
+   * Default: with `routes`, none (the file endpoints answer 404 "no file
+   * store on this gateway"); without, the simulator's store, which keeps
+   * files per principal (deletion on). `false` turns the file endpoints off (404).
+   *
+   * @example files: { store: upstreamFileStore(vendor), shared: true }
    */
-  files?: FileStore | false;
+  files?: FilesOption;
   /**
    * Remove parameters a model rejects or the upstream format cannot express
    * (a rejected `temperature`, untranslatable chat fields) instead of

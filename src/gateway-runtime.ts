@@ -9,8 +9,8 @@
 import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
 import { type RequestBounds, resolveRequestBounds } from './bounds/request-bounds-options.js';
 import { resolveStreamBounds, type StreamBounds } from './bounds/stream-bounds-options.js';
-import type { FileStore } from './files/file-store.js';
-import { upstreamFileStore } from './files/upstream-file-store.js';
+import { toFilesOptions } from './files/files-options.js';
+import { gateFileStore, type GatedFileStore } from './files/gate-file-store.js';
 import type { GatewayOptions } from './gateway-options.js';
 import type { ServedModel } from './handlers/models.js';
 import { createLimiter, type Limiter } from './limits/limiter.js';
@@ -45,7 +45,8 @@ export interface GatewayRuntime {
   /** The limits step, when `limits` is set. */
   readonly limiter: Limiter | undefined;
   router(): Router | Promise<Router>;
-  files(): FileStore | undefined | Promise<FileStore | undefined>;
+  /** The file endpoints' store under the `files` rules; undefined when they are off (404). */
+  files(): GatedFileStore | undefined | Promise<GatedFileStore | undefined>;
   /** Models named by exact-id routes, for the listing. */
   readonly routedModels: readonly ServedModel[];
   /** Every configured upstream secret (and `options.secrets`), for error paths. */
@@ -69,7 +70,7 @@ export interface GatewayRuntime {
 
 interface SimulatorParts {
   router: Router;
-  files: FileStore;
+  files: GatedFileStore;
 }
 
 function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel[] {
@@ -79,23 +80,6 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
     models.push({ id: route.match, ownedBy: ownUpstreams(route)[0]!.name, messages: route.serveMessages === true });
   }
   return models;
-}
-
-/**
- * The file store when `routes` are set and `files` is not: the vendor's
- * files behind the first messages-format upstream of the routes (the file
- * endpoints are available). None when no route has one.
- * Routes with `keyPassthrough` are skipped: their upstream may hold no key
- * of its own, and the file endpoints never forward a caller's key; so are
- * upstreams that hold no files (`holdsFiles: false`, e.g. Bedrock).
- */
-function routesFileStore(routes: readonly Route[]): FileStore | undefined {
-  for (const route of routes) {
-    if (route.keyPassthrough === true) continue;
-    const upstream = ownUpstreams(route)[0]!;
-    if (upstream.format === 'messages' && upstream.holdsFiles !== false) return upstreamFileStore(upstream);
-  }
-  return undefined;
 }
 
 /** Applies defaults and validates options once, at creation. */
@@ -113,7 +97,8 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
         { match: (model) => catalog.has(model), upstream: sim.upstreams.messages },
         { match: '*', upstream: sim.upstreams.chat },
       ]);
-      return { router, files: sim.files };
+      // Its store keeps files per owner, and nothing real is lost: each principal may delete its own copies.
+      return { router, files: gateFileStore({ store: sim.files, allowDelete: true }) };
     });
     return simulator;
   };
@@ -123,7 +108,8 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const router = routes
     ? createRouter(routes, tracker ? { isAvailable: (target) => tracker.cooling(targetKey(target.upstream.name, target.model)) === undefined } : {})
     : undefined;
-  const routedFiles = routes && options.files === undefined ? routesFileStore(routes) : undefined;
+  const filesOptions = toFilesOptions(options.files);
+  const files = filesOptions ? gateFileStore(filesOptions) : undefined;
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
@@ -138,11 +124,8 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     streamBounds: resolveStreamBounds(options.streamBounds),
     limiter,
     router: () => router ?? loadSimulator().then((parts) => parts.router),
-    files: () => {
-      if (options.files === false) return undefined;
-      if (options.files) return options.files;
-      return routes ? routedFiles : loadSimulator().then((parts) => parts.files);
-    },
+    // No `files` option: the simulator's store without routes; with routes none, as the vendor account's files are served only when the operator says so.
+    files: () => (options.files !== undefined || routes ? files : loadSimulator().then((parts) => parts.files)),
     routedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
     hops: createViaHops(),

@@ -94,6 +94,7 @@ export type { RoutingOptions } from './routing/routing-options.js';
 export type { WhenAllCooling } from './routing/target-gate.js';
 export { upstreamFileStore } from './files/upstream-file-store.js';
 export type * from './files/file-store.js';
+export type { FileSharing, FilesOption, FilesOptions } from './files/files-options.js';
 export { SIMULATED_HEADER, DID_YOU_MEAN_HEADER } from './upstreams/simulated-headers.js';
 export { MAX_MODELGATE_HOPS } from './upstreams/via-hops.js';
 

@@ -7,7 +7,7 @@
  * | `HOST` | `127.0.0.1` | Interface to listen on (`0.0.0.0` in a container) |
  * | `MODELGATE_API_KEYS` | one generated `sk-dev-…` key | Comma-separated keys callers may use |
  * | `UPSTREAM_OPENAI_BASE_URL`, `UPSTREAM_OPENAI_API_KEY` | unset | Chat-completions upstream for every model outside the twelve |
- * | `UPSTREAM_ANTHROPIC_BASE_URL`, `UPSTREAM_ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated) and for `/v1/files` |
+ * | `UPSTREAM_ANTHROPIC_BASE_URL`, `UPSTREAM_ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated); its files are not served (`/v1/files` answers 404) |
  * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT` | unset | Limits per key (see `limits-from-env.ts`) |
  * | `REDIS_URL` | unset | Redis for the limits and the stored responses of `/v1/responses`, shared by every instance (in memory otherwise) |
  * | `MODELGATE_ADAPT_THINKING` | unset | `1` (or `true`) turns on `adaptThinking`, for coding agents |
@@ -39,7 +39,6 @@ import {
   redisResponseStore,
   type Route,
   type Upstream,
-  upstreamFileStore,
 } from 'modelgate';
 import { createSimulator } from 'modelgate/testing';
 import { redactURL } from './print-startup.js';
@@ -202,7 +201,10 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     notes.push(platform.note, 'Files (/v1/files): none, the platform has no Files API (requests answer 404).');
   } else if (vendor) {
     messages = messagesUpstream({ ...vendor, name: 'anthropic' });
-    notes.push(`The twelve vendora-* models → ${redactURL(vendor.baseURL)} (messages format; chat completions are translated). Files → the same upstream.`);
+    notes.push(
+      `The twelve vendora-* models → ${redactURL(vendor.baseURL)} (messages format; chat completions are translated).`,
+      'Files (/v1/files): none, the vendor account’s files are not served to the gateway’s keys (requests answer 404; the `files` option shares them).',
+    );
   } else {
     messages = simulated().upstreams.messages;
     notes.push(`${UPSTREAM_VARIABLES.ANTHROPIC.baseURL} / ${UPSTREAM_VARIABLES.ANTHROPIC.apiKey} not set: the twelve vendora-* models and /v1/files are served by a simulator.`);
@@ -226,7 +228,8 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   ];
   return withLimits({
     ...base,
-    options: { auth: { keys }, routes, ...(platform ? {} : { files: vendor ? upstreamFileStore(messages) : simulated().files }), ...agentOptions },
+    options: { auth: { keys }, routes, // The simulator's files are kept per key, so each key may delete its own copies.
+    ...(platform || vendor ? {} : { files: { store: simulated().files, allowDelete: true } }), ...agentOptions },
     notes: [...notes, ...agentNotes],
   });
 }

@@ -5,6 +5,7 @@
  *
  * The simulator's in-memory store implements it; so can a user's own.
  */
+import type { Principal } from '../types.js';
 
 /** A file's metadata, in the vendor's shape (PROTOCOLS A.9). */
 export interface FileMetadata {
@@ -53,9 +54,24 @@ export interface FileCallOptions {
    * upstream refuse the call (508) instead of calling itself without end.
    */
   headers?: Record<string, string>;
+  /**
+   * Who is calling: the gateway sets it on every call, so a store that
+   * keeps files per owner answers with this principal's files only.
+   * Unset when something other than the gateway calls (the simulator's
+   * vendor face, which serves one vendor account).
+   */
+  principal?: Principal;
 }
 
 export interface FileStore {
+  /**
+   * True when the store answers each call with the files of
+   * `options.principal` only (it keeps files per owner, as the
+   * simulator's `createMemoryFileStore` does). A store without it holds
+   * files no principal owns (`upstreamFileStore`: the vendor account's
+   * files): the gateway then serves only the files `files.shared` shares.
+   */
+  readonly ownerScoped?: boolean;
   list(params: ListParams, options?: FileCallOptions): Promise<FilePage>;
   /** `undefined` when no file has this id. */
   retrieve(id: string, options?: FileCallOptions): Promise<FileMetadata | undefined>;

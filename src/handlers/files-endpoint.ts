@@ -1,22 +1,29 @@
 /**
- * Dispatches the file endpoints to the configured `FileStore`.
+ * Dispatches the file endpoints to the gateway's gated file store.
  *
  * @internal
  */
 import { GatewayError } from '../errors.js';
-import type { FileCallOptions, FileStore } from '../files/file-store.js';
+import type { GatedFileCall, GatedFileStore } from '../files/gate-file-store.js';
 import type { Endpoint } from '../match-endpoint.js';
-import type { GatewayResponse } from '../types.js';
+import type { GatewayResponse, Principal } from '../types.js';
 import { deleteFile, fileContent, listFiles, refuseUpload, retrieveFile } from './files.js';
 
-/** Serves a file endpoint; `via` is the hop mark a store calling another server sends on. */
-export async function handleFiles(endpoint: Endpoint, store: FileStore | undefined, via?: string): Promise<GatewayResponse> {
+/** Who calls, and the hop mark (`via`) a store calling another server sends on. */
+export interface FilesCaller {
+  principal: Principal;
+  via?: string | undefined;
+}
+
+export const NO_FILE_STORE =
+  'No file store on this gateway: the file endpoints are off. Send documents inline instead (base64 `document` blocks); the gateway’s operator can serve files with the `files` option.';
+
+/** Serves a file endpoint for `caller`; 404 on every one when the gateway has no file store. */
+export async function handleFiles(endpoint: Endpoint, store: GatedFileStore | undefined, caller: FilesCaller): Promise<GatewayResponse> {
   if (endpoint.name === 'files.upload') refuseUpload();
-  if (!store) {
-    throw new GatewayError('NOT_FOUND', 'Files are not available on this gateway: no file store is configured (the `files` option).');
-  }
+  if (!store) throw new GatewayError('NOT_FOUND', NO_FILE_STORE);
   const id = endpoint.id ?? '';
-  const call: FileCallOptions = via === undefined ? {} : { headers: { via } };
+  const call: GatedFileCall = caller.via === undefined ? { principal: caller.principal } : { principal: caller.principal, headers: { via: caller.via } };
   switch (endpoint.name) {
     case 'files.list':
       return listFiles(store, endpoint.query, call);

@@ -1,9 +1,10 @@
 /**
- * The file endpoints over a `FileStore`: list, metadata, content, delete.
+ * The file endpoints over the gateway's gated file store: list, metadata, content, delete.
  * Upload is refused (documents go inline, in the request).
  */
 import { GatewayError } from '../errors.js';
-import type { FileCallOptions, FileStore, ListParams } from '../files/file-store.js';
+import type { ListParams } from '../files/file-store.js';
+import type { GatedFileCall, GatedFileStore } from '../files/gate-file-store.js';
 import type { BytesResponse, JsonResponse } from '../types.js';
 
 function fileNotFound(id: string): GatewayError {
@@ -26,12 +27,12 @@ function parseListParams(query: Record<string, string>): ListParams {
   return params;
 }
 
-export async function listFiles(store: FileStore, query: Record<string, string>, call: FileCallOptions = {}): Promise<JsonResponse> {
+export async function listFiles(store: GatedFileStore, query: Record<string, string>, call: GatedFileCall): Promise<JsonResponse> {
   const page = await store.list(parseListParams(query), call);
   return { type: 'json', status: 200, headers: {}, body: page };
 }
 
-export async function retrieveFile(store: FileStore, id: string, call: FileCallOptions = {}): Promise<JsonResponse> {
+export async function retrieveFile(store: GatedFileStore, id: string, call: GatedFileCall): Promise<JsonResponse> {
   const metadata = await store.retrieve(id, call);
   if (!metadata) throw fileNotFound(id);
   return { type: 'json', status: 200, headers: {}, body: metadata };
@@ -56,7 +57,7 @@ function contentDisposition(filename: string): string {
 }
 
 /** Streams the bytes with the file's own content type and length. */
-export async function fileContent(store: FileStore, id: string, call: FileCallOptions = {}): Promise<BytesResponse> {
+export async function fileContent(store: GatedFileStore, id: string, call: GatedFileCall): Promise<BytesResponse> {
   const content = await store.content(id, call);
   if (!content) throw fileNotFound(id);
   const { metadata } = content;
@@ -73,7 +74,7 @@ export async function fileContent(store: FileStore, id: string, call: FileCallOp
   };
 }
 
-export async function deleteFile(store: FileStore, id: string, call: FileCallOptions = {}): Promise<JsonResponse> {
+export async function deleteFile(store: GatedFileStore, id: string, call: GatedFileCall): Promise<JsonResponse> {
   if (!(await store.delete(id, call))) throw fileNotFound(id);
   return { type: 'json', status: 200, headers: {}, body: { id, type: 'file_deleted' } };
 }

@@ -8,6 +8,7 @@
 import { routingSchema } from './health-store-schema.js';
 import { z } from 'zod';
 import type { FileStore } from '../files/file-store.js';
+import type { FileSharing, FilesOption, FilesOptions } from '../files/files-options.js';
 import type { GatewayOptions } from '../gateway-options.js';
 import type { Catalog } from '../models/catalog.js';
 import { MIN_SECRET_LENGTH } from '../redact/redactor.js';
@@ -47,11 +48,45 @@ const catalogSchema = either<Catalog>((value) => {
 
 const FILE_STORE_METHODS = ['list', 'retrieve', 'content', 'delete'] as const;
 
-const filesSchema = either<FileStore | false>((value) => {
+function isFileStore(value: unknown): value is FileStore {
+  return isObject(value) && FILE_STORE_METHODS.every((method) => typeof value[method] === 'function');
+}
+
+const FILE_STORE_EXPECTED = `a FileStore (an object with ${FILE_STORE_METHODS.join(', ')}; e.g. \`upstreamFileStore(messagesUpstream({...}))\`)`;
+
+/** Why a store that keeps no owners needs `shared`, for the message of each form that leaves it out. */
+const SHARED_NEEDED =
+  'keeps no owners (e.g. `upstreamFileStore`: the vendor account’s files), so the gateway cannot tell whose files they are: give `files: { store, shared: true }` to serve them to every key allowed to use files, or `shared: (principal, file) => boolean` to choose';
+
+const filesOptionsSchema = optionsObject(
+  {
+    store: either<FileStore>((value) => (isFileStore(value) ? undefined : `must be ${FILE_STORE_EXPECTED} (got ${got(value)})`)),
+    shared: either<FileSharing>((value) =>
+      value === true || typeof value === 'function'
+        ? undefined
+        : `must be true (every file, to every key allowed to use files) or \`(principal, file) => boolean\` (which files each key sees) (got ${got(value)})`,
+    ).optional(),
+    allowDelete: flag().optional(),
+    allowPrincipal: fn<NonNullable<FilesOptions['allowPrincipal']>>('`(principal) => boolean`').optional(),
+  },
+  'a `files`',
+  '`{ store, shared?, allowDelete?, allowPrincipal? }`',
+).superRefine((files, context) => {
+  if (!isFileStore(files.store)) return; // `store` said so already
+  if (files.store.ownerScoped === true && files.shared !== undefined) {
+    context.addIssue({ code: 'custom', path: ['shared'], message: 'has no effect: this store keeps files per owner and answers each key with its own files; leave `shared` out' });
+  }
+  if (files.store.ownerScoped !== true && files.shared === undefined) {
+    context.addIssue({ code: 'custom', path: ['shared'], message: `is missing: the store ${SHARED_NEEDED}` });
+  }
+});
+
+const filesSchema = either<FilesOption>((value) => {
   if (value === false) return undefined;
-  if (value === true) return 'is true: give a FileStore (e.g. `upstreamFileStore(messagesUpstream({...}))`), `false` to turn the file endpoints off, or leave `files` out for the default';
-  if (isObject(value) && FILE_STORE_METHODS.every((method) => typeof value[method] === 'function')) return undefined;
-  return `must be a FileStore (an object with ${FILE_STORE_METHODS.join(', ')}; e.g. \`upstreamFileStore(messagesUpstream({...}))\`) or false (got ${got(value)})`;
+  if (value === true) return 'is true: give `{ store, shared?, allowDelete? }` (e.g. `{ store: upstreamFileStore(messagesUpstream({...})), shared: true }`), `false` to turn the file endpoints off, or leave `files` out for the default';
+  if (isObject(value) && 'store' in value) return filesOptionsSchema;
+  if (isFileStore(value)) return value.ownerScoped === true ? undefined : `is a store that ${SHARED_NEEDED}`;
+  return `must be \`{ store, shared?, allowDelete?, allowPrincipal? }\`, ${FILE_STORE_EXPECTED} or false (got ${got(value)})`;
 });
 
 const budget = int(MIN_THINKING_BUDGET, Number.MAX_SAFE_INTEGER, `thinking tokens; the vendor's smallest budget is ${MIN_THINKING_BUDGET}`).optional();
@@ -145,6 +180,7 @@ export const GATEWAY_OPTIONS_EXPECTED = 'an object with at least `auth`, e.g. `{
 
 export const gatewayOptionsSchema = optionsObject(GATEWAY_OPTIONS_SHAPE, 'a gateway', GATEWAY_OPTIONS_EXPECTED, MOVED_OPTIONS);
 
+type _FilesOptions = Assert<SameOptions<z.input<typeof filesOptionsSchema>, FilesOptions>>;
 type _ReasoningBudgets = Assert<SameOptions<z.input<typeof reasoningBudgetsSchema>, Partial<ReasoningBudgets>>>;
 type _ResponsesOptions = Assert<SameOptions<z.input<typeof responsesSchema>, ResponsesOptions>>;
 type _GatewayOptions = Assert<SameOptions<z.input<typeof gatewayOptionsSchema>, GatewayOptions>>;

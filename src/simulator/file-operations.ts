@@ -19,7 +19,11 @@ async function collect(body: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return Buffer.concat(parts);
 }
 
-/** Answers a `files.*` call from `store`. */
+/**
+ * Answers a `files.*` call from `store`. The face is one vendor account:
+ * its calls name no principal, so a store that keeps files per owner
+ * answers from the account's own scope.
+ */
 export async function handleFileOperation(store: FileStore, call: UpstreamCall, headers: Record<string, string>): Promise<UpstreamResponse> {
   const id = call.id ?? '';
   switch (call.operation) {

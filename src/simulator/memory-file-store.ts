@@ -1,20 +1,30 @@
 /**
  * An in-memory `FileStore` in the vendor's shapes: newest first, cursor
  * pagination, content with the file's own MIME type, delete.
+ *
+ * It keeps files per owner: every principal starts with its own copy of
+ * the seed files (those with an `owner` go to that principal only), and a
+ * deletion removes the caller's copy only. A call without a principal (the
+ * simulator's vendor face, one vendor account) has a scope of its own.
+ * Seeds are shared and immutable, so a scope costs only the set of ids it
+ * deleted.
  */
-import type { FileContent, FileMetadata, FilePage, FileStore, ListParams } from '../files/file-store.js';
+import type { FileCallOptions, FileContent, FileMetadata, FilePage, FileStore, ListParams } from '../files/file-store.js';
 import { paginate } from './paginate.js';
 import type { SeedFile } from './simulator-options.js';
 
 /** A file store that can be restored to its seed files. */
 export interface MemoryFileStore extends FileStore {
-  /** Restores the seed files (deleted ones come back). */
+  readonly ownerScoped: true;
+  /** Restores the seed files of every owner (deleted ones come back). */
   reset(): void;
 }
 
 interface Stored {
   metadata: FileMetadata;
   bytes: Uint8Array;
+  /** The only principal whose scope holds it; undefined: every scope. */
+  owner: string | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -30,6 +40,7 @@ function toStored(seed: SeedFile, index: number): Stored {
   const bytes = typeof seed.content === 'string' ? encoder.encode(seed.content) : seed.content;
   return {
     bytes,
+    owner: seed.owner,
     metadata: {
       type: 'file',
       id: seed.id ?? idFor(seed.filename, index),
@@ -46,33 +57,45 @@ async function* once(bytes: Uint8Array): AsyncIterable<Uint8Array> {
   yield bytes;
 }
 
-/** A store holding `seeds` (listed newest first by `created_at`). */
+/** A store holding `seeds` for every owner (listed newest first by `created_at`). */
 export function createMemoryFileStore(seeds: readonly SeedFile[]): MemoryFileStore {
-  let files = new Map<string, Stored>();
-  const reset = () => {
-    files = new Map(seeds.map((seed, index) => toStored(seed, index)).map((stored) => [stored.metadata.id, stored]));
+  const seeded = seeds
+    .map((seed, index) => toStored(seed, index))
+    .sort((a, b) => b.metadata.created_at.localeCompare(a.metadata.created_at) || a.metadata.id.localeCompare(b.metadata.id));
+  /** Per owner (undefined: calls without a principal), the seed ids its scope deleted. */
+  let deleted = new Map<string | undefined, Set<string>>();
+  const scopeOf = (options: FileCallOptions | undefined) => options?.principal?.id;
+  const holds = (owner: string | undefined, stored: Stored) =>
+    (stored.owner === undefined || stored.owner === owner) && deleted.get(owner)?.has(stored.metadata.id) !== true;
+  const find = (id: string, options: FileCallOptions | undefined): Stored | undefined => {
+    const owner = scopeOf(options);
+    return seeded.find((stored) => stored.metadata.id === id && holds(owner, stored));
   };
-  reset();
-  const ordered = () =>
-    [...files.values()]
-      .map((stored) => stored.metadata)
-      .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id));
   return {
-    reset,
-    async list(params: ListParams): Promise<FilePage> {
-      const page = paginate(ordered(), (file) => file.id, params);
+    ownerScoped: true,
+    reset() {
+      deleted = new Map();
+    },
+    async list(params: ListParams, options?: FileCallOptions): Promise<FilePage> {
+      const owner = scopeOf(options);
+      const files = seeded.filter((stored) => holds(owner, stored)).map((stored) => stored.metadata);
+      const page = paginate(files, (file) => file.id, params);
       return { ...page, data: page.data.map((file) => ({ ...file })), next_page: page.has_more ? page.last_id : null };
     },
-    async retrieve(id: string) {
-      const stored = files.get(id);
+    async retrieve(id: string, options?: FileCallOptions) {
+      const stored = find(id, options);
       return stored ? { ...stored.metadata } : undefined;
     },
-    async content(id: string): Promise<FileContent | undefined> {
-      const stored = files.get(id);
+    async content(id: string, options?: FileCallOptions): Promise<FileContent | undefined> {
+      const stored = find(id, options);
       return stored ? { metadata: { ...stored.metadata }, body: once(stored.bytes) } : undefined;
     },
-    async delete(id: string) {
-      return files.delete(id);
+    async delete(id: string, options?: FileCallOptions) {
+      if (!find(id, options)) return false;
+      const owner = scopeOf(options);
+      const ids = deleted.get(owner) ?? new Set<string>();
+      deleted.set(owner, ids.add(id));
+      return true;
     },
   };
 }

@@ -71,6 +71,12 @@ export interface SeedFile {
   createdAt?: string;
   /** Default true. */
   downloadable?: boolean;
+  /**
+   * The id of the one principal whose files include this one. Default:
+   * every principal's files (and the vendor face's) start with it, each
+   * principal's copy deleted on its own.
+   */
+  owner?: string;
 }
 
 /** Options of `createSimulator`. */

@@ -264,10 +264,10 @@ describe('usage, telemetry and files', () => {
     });
   });
 
-  it('/v1/files with only chat upstreams: a 404 saying no file store is configured', async () => {
+  it('/v1/files with only chat upstreams: a 404 saying there is no file store', async () => {
     const response = await fetch(`${app.url}/v1/files`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(response.status).toBe(404);
-    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/no file store is configured/);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^No file store on this gateway/);
   });
 });
 

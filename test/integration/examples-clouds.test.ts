@@ -143,7 +143,7 @@ describe('examples/express/server.ts with MODELGATE_MESSAGES_UPSTREAM=bedrock an
   it('/v1/files answers 404 (no file store with a platform for the twelve)', async () => {
     const listed = await raw(example!, '/v1/files');
     expect(listed.status).toBe(404);
-    expect(listed.text).toContain('Files are not available on this gateway');
+    expect(listed.text).toContain('No file store on this gateway');
   });
 
   it('no credential in answers (headers and bodies, also errors) or in the output', async () => {

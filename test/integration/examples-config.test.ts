@@ -30,7 +30,7 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ PORT: port })).toThrow(/PORT must be an integer/);
   });
 
-  it('UPSTREAM_ANTHROPIC_API_KEY alone: the vendor models and files go to the public messages API, other models to a simulator', () => {
+  it('UPSTREAM_ANTHROPIC_API_KEY alone: the vendor models go to the public messages API (its files are not served), other models to a simulator', () => {
     const config = configFromEnv({ UPSTREAM_ANTHROPIC_API_KEY: 'sk-ant-x' });
     const routes = config.options.routes ?? [];
     expect(routes).toHaveLength(2);
@@ -38,7 +38,8 @@ describe('configFromEnv', () => {
     expect(routes[1]?.upstream).toMatchObject({ name: 'simulator:chat', format: 'chat' });
     expect(config.notes.join('\n')).toContain(DEFAULT_ANTHROPIC_BASE_URL);
     expect(config.notes.join('\n')).toContain('UPSTREAM_OPENAI_BASE_URL / UPSTREAM_OPENAI_API_KEY not set');
-    expect(config.options.files).toBeDefined();
+    expect(config.options.files).toBeUndefined();
+    expect(config.notes.join('\n')).toContain('Files (/v1/files): none');
   });
 
   it('both families: real upstreams only', () => {

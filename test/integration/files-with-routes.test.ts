@@ -1,17 +1,20 @@
 /**
- * The spec lists the file endpoints as available. With custom `routes` and no
- * `files` option, they are served by the first messages-format upstream of
- * the routes; `files: false` turns them off (404). Over HTTP, through
- * Express and Koa, with the official messages client.
+ * The file endpoints with custom `routes`: no `files` option means no file
+ * store (404 "no file store on this gateway"; no messages-format upstream
+ * of the routes is asked); the vendor's files behind a route's upstream are
+ * served when `files` names them. `files: false` turns them off (404). Over
+ * HTTP, through Express and Koa, with the official messages client.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upstreamFileStore } from 'modelgate';
 import { createSimulator, DEFAULT_SEED_FILES } from 'modelgate/testing';
 import { anthropicClient, AUTH, failure, KEY } from '../helpers/e2e-fixtures.js';
 import { ruleFreeUpstream } from '../helpers/rule-free-upstream.js';
 import { type StartedApp, startApp } from '../helpers/start-app.js';
 
-const NOT_AVAILABLE = 'Files are not available on this gateway: no file store is configured (the `files` option).';
+const NOT_AVAILABLE =
+  'No file store on this gateway: the file endpoints are off. Send documents inline instead (base64 `document` blocks); the gateway’s operator can serve files with the `files` option.';
 
 describe.each(['express5', 'koa3'] as const)('/v1/files with custom routes on %s', (mount) => {
   const apps: StartedApp[] = [];
@@ -21,21 +24,20 @@ describe.each(['express5', 'koa3'] as const)('/v1/files with custom routes on %s
     return app;
   };
   let defaulted: StartedApp;
+  let named: StartedApp;
   let off: StartedApp;
   let chatOnly: StartedApp;
 
   beforeAll(async () => {
     const sim = createSimulator();
     const other = createSimulator({ files: false });
-    // The first route is chat-format: the store comes from the first *messages-format* route.
-    defaulted = await start({
-      auth: AUTH,
-      routes: [
-        { match: 'gpt-*', upstream: other.upstreams.chat },
-        { match: 'vendora-*', upstream: sim.upstreams.messages },
-        { match: 'house-*', upstream: ruleFreeUpstream() },
-      ],
-    });
+    const routes = [
+      { match: 'gpt-*', upstream: other.upstreams.chat },
+      { match: 'vendora-*', upstream: sim.upstreams.messages },
+      { match: 'house-*', upstream: ruleFreeUpstream() },
+    ];
+    defaulted = await start({ auth: AUTH, routes });
+    named = await start({ auth: AUTH, routes, files: { store: upstreamFileStore(sim.upstreams.messages), shared: true } });
     off = await start({ auth: AUTH, routes: [{ match: 'vendora-*', upstream: sim.upstreams.messages }], files: false });
     chatOnly = await start({ auth: AUTH, routes: [{ match: '*', upstream: other.upstreams.chat }] });
   });
@@ -43,8 +45,17 @@ describe.each(['express5', 'koa3'] as const)('/v1/files with custom routes on %s
     for (const app of apps) await app.close();
   });
 
-  it('defaults to the first messages-format upstream: list, metadata and content', async () => {
-    const client = anthropicClient(defaulted.url);
+  it('no files option: 404 on every file endpoint, although a route’s upstream holds files', async () => {
+    for (const path of ['/v1/files', '/v1/files/file_x', '/v1/files/file_x/content']) {
+      const response = await fetch(`${defaulted.url}${path}`, { headers: { 'x-api-key': KEY } });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ type: 'error', error: { type: 'not_found_error', message: NOT_AVAILABLE } });
+    }
+    expect(await failure(() => anthropicClient(defaulted.url).beta.files.list())).toBeInstanceOf(Anthropic.NotFoundError);
+  });
+
+  it('files naming a route’s upstream store: list, metadata and content', async () => {
+    const client = anthropicClient(named.url);
     const ids: string[] = [];
     for await (const file of client.beta.files.list()) ids.push(file.id);
     expect(ids).toHaveLength(DEFAULT_SEED_FILES.length);

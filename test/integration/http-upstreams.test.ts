@@ -25,7 +25,8 @@ describe.each(['node', 'express5', 'koa3'] as const)('HTTP upstreams behind %s',
         { match: (model) => DEFAULT_CATALOG.has(model), upstream: vendor },
         { match: '*', upstream: openAICompatible({ baseURL: `${upstream.url}/v1`, apiKey: 'sk-openai' }) },
       ],
-      files: upstreamFileStore(vendor),
+      // The vendor account's files, to every key (the suite deletes one).
+      files: { store: upstreamFileStore(vendor), shared: true, allowDelete: true },
       // The simulator served over HTTP is a network upstream: its fault control must be forwarded by name.
       forwardHeaders: ['x-simulator-fault'],
     });

@@ -9,7 +9,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { IncomingHttpHeaders, RequestListener } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createGateway, DEFAULT_CATALOG, type Gateway, messagesUpstream, openAICompatible, type Route } from 'modelgate';
+import { createGateway, DEFAULT_CATALOG, type Gateway, messagesUpstream, openAICompatible, type Route, upstreamFileStore } from 'modelgate';
 import { createListener, listen, MOUNTS, type Mount } from '../helpers/start-app.js';
 import { AUTH, failure, KEY } from '../helpers/e2e-fixtures.js';
 
@@ -60,7 +60,8 @@ describe('a gateway that is its own upstream (node handler)', () => {
   let self: Running;
 
   beforeAll(async () => {
-    self = await startCounting('node', (url) => ({ auth: AUTH, routes: routesTo(url) }));
+    // The vendor's files (here: itself) behind the file endpoints, shared with every key.
+    self = await startCounting('node', (url) => ({ auth: AUTH, routes: routesTo(url), files: { store: upstreamFileStore(messagesUpstream({ baseURL: url, apiKey: KEY })), shared: true } }));
     // One refused loop first, so that the timed ones below measure the refusal, not the first call's module loading and connecting.
     await failure(() => chatClient(self.url).chat.completions.create({ model: 'gpt-4o', messages: ask }));
     await failure(() => messagesClient(self.url).messages.create({ model: 'vendora-sonnet-4-6', max_tokens: 32, messages: ask }));
@@ -110,7 +111,7 @@ describe('a gateway that is its own upstream (node handler)', () => {
     expect(self.inbound.map((request) => request.url)).toEqual(['/v1/chat/completions', '/v1/messages', '/v1/messages/count_tokens', '/v1/messages/count_tokens']);
   });
 
-  it('file calls of the routes file store carry the mark too: 508 after one hop', async () => {
+  it('file calls of a vendor file store carry the mark too: 508 after one hop', async () => {
     const error = (await failure(() => messagesClient(self.url).beta.files.list())) as { status?: number };
     expect(error.status).toBe(508);
     expect(self.inbound.map((request) => request.url.split('?')[0])).toEqual(['/v1/files', '/v1/files']);

@@ -57,6 +57,9 @@ class FakeFileStore implements FileStore {
   }
 }
 
+/** The caller every handler call names. */
+const CALL = { principal: { id: 'alice' } };
+
 const PDF = new TextEncoder().encode('%PDF-1.4 fake body');
 const TXT = new TextEncoder().encode('hello, world');
 
@@ -97,7 +100,7 @@ function expectNotFound(error: GatewayError, id: string): void {
 describe('GET /v1/files', () => {
   it("returns the store's page, valid for both client generations", async () => {
     const store = storeWithFiles();
-    const response = await listFiles(store, {});
+    const response = await listFiles(store, {}, CALL);
     expect(response).toMatchObject({ type: 'json', status: 200 });
     const body = response.body as FilePage;
     expect(body.data.map((file) => file.id)).toEqual(['file_a', 'file_b', 'file_c', 'file_d', 'file_e']);
@@ -108,15 +111,15 @@ describe('GET /v1/files', () => {
 
   it('passes limit, after_id and before_id', async () => {
     const store = storeWithFiles();
-    await listFiles(store, { limit: '2', after_id: 'file_a', before_id: 'file_c' });
+    await listFiles(store, { limit: '2', after_id: 'file_a', before_id: 'file_c' }, CALL);
     expect(store.listCalls).toEqual([{ limit: 2, after_id: 'file_a', before_id: 'file_c' }]);
   });
 
   it('treats `page` (1.x next_page cursor) like after_id', async () => {
     const store = storeWithFiles();
-    const first = (await listFiles(store, { limit: '2' })).body as FilePage;
+    const first = (await listFiles(store, { limit: '2' }, CALL)).body as FilePage;
     expect(first.next_page).toBe('file_b');
-    const second = (await listFiles(store, { limit: '2', page: first.next_page as string })).body as FilePage;
+    const second = (await listFiles(store, { limit: '2', page: first.next_page as string }, CALL)).body as FilePage;
     expect(store.listCalls[1]).toEqual({ limit: 2, after_id: 'file_b' });
     expect(second.data.map((file) => file.id)).toEqual(['file_c', 'file_d']);
     expect(second.next_page).toBe('file_d');
@@ -124,19 +127,19 @@ describe('GET /v1/files', () => {
 
   it('after_id wins over page when both are sent', async () => {
     const store = storeWithFiles();
-    await listFiles(store, { after_id: 'file_a', page: 'file_b' });
+    await listFiles(store, { after_id: 'file_a', page: 'file_b' }, CALL);
     expect(store.listCalls).toEqual([{ after_id: 'file_a' }]);
   });
 
   it('ignores unrelated query keys (?beta=true)', async () => {
     const store = storeWithFiles();
-    await listFiles(store, { beta: 'true' });
+    await listFiles(store, { beta: 'true' }, CALL);
     expect(store.listCalls).toEqual([{}]);
   });
 
   it.each(['0', '1001', 'x', '1.5', ''])('limit %j → 400 before the store is asked', async (limit) => {
     const store = storeWithFiles();
-    const error = await rejection(listFiles(store, { limit }));
+    const error = await rejection(listFiles(store, { limit }, CALL));
     expect(error.status).toBe(400);
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.param).toBe('limit');
@@ -146,20 +149,20 @@ describe('GET /v1/files', () => {
 
 describe('GET /v1/files/{id}', () => {
   it('returns the metadata', async () => {
-    const response = await retrieveFile(storeWithFiles(), 'file_a');
+    const response = await retrieveFile(storeWithFiles(), 'file_a', CALL);
     expect(response).toMatchObject({ type: 'json', status: 200 });
     expect(response.body).toEqual(metadata('file_a', 'report.pdf', 'application/pdf', PDF.byteLength));
     expect(fileMetadataSchema.safeParse(response.body).success).toBe(true);
   });
 
   it('unknown id → 404 NOT_FOUND', async () => {
-    expectNotFound(await rejection(retrieveFile(storeWithFiles(), 'file_zzz')), 'file_zzz');
+    expectNotFound(await rejection(retrieveFile(storeWithFiles(), 'file_zzz', CALL)), 'file_zzz');
   });
 });
 
 describe('GET /v1/files/{id}/content', () => {
   it("streams the bytes with the file's content type and length", async () => {
-    const response = await fileContent(storeWithFiles(), 'file_a');
+    const response = await fileContent(storeWithFiles(), 'file_a', CALL);
     expect(response.type).toBe('bytes');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
@@ -168,16 +171,16 @@ describe('GET /v1/files/{id}/content', () => {
   });
 
   it('text files keep their own type', async () => {
-    const response = await fileContent(storeWithFiles(), 'file_b');
+    const response = await fileContent(storeWithFiles(), 'file_b', CALL);
     expect(response.headers['content-type']).toBe('text/plain');
     expect(response.headers['content-length']).toBe('12');
     expect(new TextDecoder().decode(await collect(response.body))).toBe('hello, world');
   });
 
   it('content-disposition carries a header-safe filename', async () => {
-    const plain = await fileContent(storeWithFiles(), 'file_a');
+    const plain = await fileContent(storeWithFiles(), 'file_a', CALL);
     expect(plain.headers['content-disposition']).toBe('attachment; filename="report.pdf"');
-    const weird = await fileContent(storeWithFiles(), 'file_c');
+    const weird = await fileContent(storeWithFiles(), 'file_c', CALL);
     const disposition = weird.headers['content-disposition'] ?? '';
     expect(disposition).not.toMatch(/[\r\n]/);
     expect(disposition).toMatch(/^attachment; filename="we_ird__name_\.txt"(;|$)/);
@@ -185,7 +188,7 @@ describe('GET /v1/files/{id}/content', () => {
   });
 
   it('non-ASCII filenames: an ASCII fallback plus RFC 8187 filename*, accepted by Node', async () => {
-    const response = await fileContent(storeWithFiles(), 'file_d');
+    const response = await fileContent(storeWithFiles(), 'file_d', CALL);
     const disposition = response.headers['content-disposition'] ?? '';
     expect(disposition).toMatch(/^[\x20-\x7e]*$/);
     expect(() => validateHeaderValue('content-disposition', disposition)).not.toThrow();
@@ -197,31 +200,31 @@ describe('GET /v1/files/{id}/content', () => {
   });
 
   it('a filename with a lone surrogate still gives a valid header', async () => {
-    const response = await fileContent(storeWithFiles(), 'file_e');
+    const response = await fileContent(storeWithFiles(), 'file_e', CALL);
     const disposition = response.headers['content-disposition'] ?? '';
     expect(disposition).toBe('attachment; filename="bad_.txt"');
     expect(() => validateHeaderValue('content-disposition', disposition)).not.toThrow();
   });
 
   it('unknown id → 404 NOT_FOUND', async () => {
-    expectNotFound(await rejection(fileContent(storeWithFiles(), 'file_zzz')), 'file_zzz');
+    expectNotFound(await rejection(fileContent(storeWithFiles(), 'file_zzz', CALL)), 'file_zzz');
   });
 });
 
 describe('DELETE /v1/files/{id}', () => {
   it('deletes and returns {id, type: file_deleted}; a second delete is 404', async () => {
     const store = storeWithFiles();
-    const response = await deleteFile(store, 'file_b');
+    const response = await deleteFile(store, 'file_b', CALL);
     expect(response).toMatchObject({ type: 'json', status: 200 });
     expect(response.body).toEqual({ id: 'file_b', type: 'file_deleted' });
     expect(fileDeletedSchema.safeParse(response.body).success).toBe(true);
     expect(store.files.has('file_b')).toBe(false);
-    expectNotFound(await rejection(deleteFile(store, 'file_b')), 'file_b');
-    expectNotFound(await rejection(retrieveFile(store, 'file_b')), 'file_b');
+    expectNotFound(await rejection(deleteFile(store, 'file_b', CALL)), 'file_b');
+    expectNotFound(await rejection(retrieveFile(store, 'file_b', CALL)), 'file_b');
   });
 
   it('unknown id → 404 NOT_FOUND', async () => {
-    expectNotFound(await rejection(deleteFile(storeWithFiles(), 'file_zzz')), 'file_zzz');
+    expectNotFound(await rejection(deleteFile(storeWithFiles(), 'file_zzz', CALL)), 'file_zzz');
   });
 });
 

@@ -55,7 +55,7 @@ describe('catalog, files, hooks, secrets', () => {
   it('each mistake', () => {
     const problems = problemsOf(make({ catalog: DEFAULT_MODELS, files: true, onUsage: 'log', onError: {}, secrets: ['ab', undefined, 7] }));
     expect(problemAt(problems, 'catalog')).toMatch(/^is an array of models: make a catalog of them with `createCatalog\(\{ models \}\)`/);
-    expect(problemAt(problems, 'files')).toMatch(/^is true: give a FileStore/);
+    expect(problemAt(problems, 'files')).toMatch(/^is true: give `\{ store, shared\?, allowDelete\? \}`/);
     expect(problemAt(problems, 'onUsage')).toBe('must be `(record) => void` (got a string)');
     expect(problemAt(problems, 'onError')).toMatch(/^must be `\(\{ error, request, requestId \}\) => void` \(got an object\)/);
     expect(problemAt(problems, 'secrets[0]')).toMatch(/^is shorter than 4 characters/);
