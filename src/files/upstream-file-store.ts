@@ -30,6 +30,7 @@ async function json(response: UpstreamResponse, upstream: Upstream): Promise<unk
  */
 export function upstreamFileStore(upstream: Upstream): FileStore {
   if (upstream.format !== 'messages') throw new TypeError('upstreamFileStore needs a messages-format upstream');
+  if (upstream.holdsFiles === false) throw new TypeError(`upstreamFileStore: upstream "${upstream.name}" holds no files (its platform has no files API); give the vendor's own messagesUpstream instead`);
   const redactor = upstreamRedactor(upstream);
   // The gateway's hop mark (`via`) goes on with every call; nothing else of the caller's does.
   const send = async (call: Omit<UpstreamCall, 'headers' | 'signal'>, options: FileCallOptions | undefined): Promise<UpstreamResponse | undefined> => {

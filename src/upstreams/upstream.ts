@@ -76,7 +76,7 @@ export interface Upstream {
   readonly server?: { readonly address: string; readonly port: number } | undefined;
   /** `gen_ai.provider.name` in telemetry, for an upstream that is a known platform (`aws.bedrock`, `azure.ai.openai`). Default: by format, `anthropic` or `openai`. */
   readonly provider?: string | undefined;
-  /** False when it serves no `files.*` calls: the gateway then never picks it as the default file store. Default true. */
+  /** False when it serves no `files.*` calls (Bedrock, Vertex): `upstreamFileStore` then refuses it. Default true. */
   readonly holdsFiles?: boolean | undefined;
   /**
    * Prefixes of caller headers this upstream reads itself, forwarded to it on

@@ -38,3 +38,10 @@ describe('the files option', () => {
     expect(make({ store: vendor(), shared: () => false, allowPrincipal: () => true })).not.toThrow();
   });
 });
+
+describe('upstreamFileStore', () => {
+  it('refuses an upstream whose platform holds no files, naming it', () => {
+    const bedrockLike = { ...messagesUpstream({ baseURL: 'http://127.0.0.1:9', apiKey: 'sk-vendor-0123456789', name: 'bedrock-east' }), holdsFiles: false };
+    expect(() => upstreamFileStore(bedrockLike)).toThrow(/"bedrock-east" holds no files/);
+  });
+});
