@@ -30,6 +30,8 @@ import { createGatewayHealth, type GatewayHealth } from './routing/gateway-healt
 import { targetKey } from './routing/health.js';
 import { HeaderForwarding } from './upstreams/forward-headers.js';
 import { createSimulatedWarning } from './warn-simulated.js';
+import { principalWarnings } from './auth/principal-warnings.js';
+import { warnAtCreation } from './warn-at-creation.js';
 
 export interface GatewayRuntime {
   readonly options: GatewayOptions;
@@ -113,6 +115,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
+  warnAtCreation(options.logger, principalWarnings(options));
   return {
     options,
     catalog,

@@ -46,7 +46,7 @@ export type { CheckedBound, RequestBoundViolation } from './bounds/walk-bounded-
 // Authentication.
 export { readCredentials, readBearerToken } from './auth/read-credentials.js';
 export { createKeyVerifier } from './auth/verify-key.js';
-export type { AuthOptions, StaticKey, VerifyKey } from './auth/verify-key.js';
+export type { AuthOptions, KeysAuthOptions, StaticKey, VerifyKey } from './auth/verify-key.js';
 
 // Limits and budgets.
 export { memoryLimitStore } from './limits/memory-limit-store.js';

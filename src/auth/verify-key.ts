@@ -4,11 +4,16 @@
  */
 import { hash as hashOnce, timingSafeEqual } from 'node:crypto';
 import type { GatewayRequest, Principal } from '../types.js';
+import { principalIdOf, processPrincipalSecret } from './principal-id.js';
 
 /** A static key, optionally with the principal it stands for. */
 export interface StaticKey {
   key: string;
-  /** Principal id; defaults to `key_` + the first 12 hex digits of the key's SHA-256. */
+  /**
+   * Principal id (in logs, metrics, limits and stored responses). Default:
+   * `key_` and 24 hex digits of the key's HMAC-SHA-256 under
+   * `principalSecret`, which reveal nothing of the key.
+   */
   id?: string;
   allowedModels?: readonly string[];
 }
@@ -20,12 +25,28 @@ export interface StaticKey {
  */
 export type VerifyKey = (key: string, request: GatewayRequest) => Principal | null | Promise<Principal | null>;
 
+/** Static keys: the list, and the secret their default principal ids are derived under. */
+export interface KeysAuthOptions {
+  /** The keys callers send (strings or `StaticKey`s). Keys shorter than 16 characters get a warning at creation. */
+  keys: ReadonlyArray<string | StaticKey>;
+  /**
+   * The secret (32 characters or more) under which a key without an `id`
+   * gets its principal id. Give every instance the same one (e.g.
+   * `openssl rand -hex 32`) so that a key has the same id everywhere: in a
+   * shared limits store, response store and your logs. Default: a random
+   * secret per process (ids change with every restart and differ between
+   * instances; the gateway warns when a shared store is configured without
+   * it).
+   */
+  principalSecret?: string;
+}
+
 /**
  * How callers authenticate.
- * - `{ keys }`: a static list (strings or `StaticKey`s).
+ * - `{ keys, principalSecret? }`: a static list (strings or `StaticKey`s).
  * - `{ verify }`: your own lookup (database, KMS, ...).
  */
-export type AuthOptions = { keys: ReadonlyArray<string | StaticKey> } | { verify: VerifyKey };
+export type AuthOptions = KeysAuthOptions | { verify: VerifyKey };
 
 // One-shot `crypto.hash` (Node >= 20.12; engines require 20.18.1) skips building a Hash object per request.
 function digest(value: string): Buffer {
@@ -35,10 +56,11 @@ function digest(value: string): Buffer {
 /** Builds the verifier for `options`. Static keys are hashed once, here. */
 export function createKeyVerifier(options: AuthOptions): VerifyKey {
   if ('verify' in options) return options.verify;
+  const secret = options.principalSecret ?? processPrincipalSecret();
   const entries = options.keys.map((entry) => {
     const key = typeof entry === 'string' ? { key: entry } : entry;
     const hash = digest(key.key);
-    const principal: Principal = { id: key.id ?? `key_${hash.toString('hex').slice(0, 12)}` };
+    const principal: Principal = { id: key.id ?? principalIdOf(key.key, secret) };
     if (key.allowedModels) principal.allowedModels = key.allowedModels;
     return { hash, principal };
   });

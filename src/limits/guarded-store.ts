@@ -1,19 +1,20 @@
 /**
- * Puts a time bound on every store command and applies the outage policy:
- * `'open'` answers from an in-memory stand-in, `'closed'` fails with a 503.
+ * Puts a time bound on every store command and applies the outage policy
+ * of the request's kinds of limit: all `'open'` answers from an in-memory
+ * stand-in, any `'closed'` fails with a 503.
  * After a failure the store is left alone for `retryMs` (requests go
  * straight to the policy), so an outage costs one time-out, not one per
  * request.
  *
  * @internal
  */
-import { GatewayError } from '../errors.js';
 import type { LeaseRenewal, LimitAdjustment, LimitCheck, LimitStore, ReserveResult } from './limit-store.js';
-import type { StoreErrorPolicy } from './limit-options.js';
+import type { LimitKind } from './limit-options.js';
 import { isSyncStore, memoryLimitStore } from './memory-limit-store.js';
+import { closedKinds, type ResolvedStoreErrorPolicy, storeUnavailable } from './store-error-policy.js';
 
 export interface GuardedStoreOptions {
-  policy: StoreErrorPolicy;
+  policy: ResolvedStoreErrorPolicy;
   timeoutMs: number;
   retryMs: number;
   onFailure?: ((error: unknown) => void) | undefined;
@@ -27,8 +28,12 @@ export interface Reservation {
   store: LimitStore;
 }
 
+/** The kind of limit of each check, in order (a plan's meters). */
+export type CheckKinds = readonly { kind: LimitKind }[];
+
 export interface GuardedStore {
-  reserve(checks: readonly LimitCheck[]): Promise<Reservation>;
+  /** Reserves in the store; when it fails, `kinds` (one per check) decide between the stand-in and a 503. */
+  reserve(checks: readonly LimitCheck[], kinds: CheckKinds): Promise<Reservation>;
   /** The reservation at once when the store answers synchronously (the unbounded in-memory one), else undefined. */
   reserveNow(checks: readonly LimitCheck[]): Reservation | undefined;
   settle(store: LimitStore, adjustments: readonly LimitAdjustment[]): void;
@@ -85,15 +90,9 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
     }
   };
 
-  const unavailable = (cause: unknown): GatewayError =>
-    new GatewayError('UPSTREAM_UNAVAILABLE', 'The rate-limit store is unavailable, so no request can be admitted; retry shortly.', {
-      status: 503,
-      headers: { 'retry-after': String(Math.max(1, Math.ceil(options.retryMs / 1000))) },
-      cause,
-    });
-
-  const fallback = async (checks: readonly LimitCheck[], cause: unknown): Promise<Reservation> => {
-    if (options.policy === 'closed') throw unavailable(cause);
+  const fallback = async (checks: readonly LimitCheck[], kinds: CheckKinds, cause: unknown): Promise<Reservation> => {
+    const closed = closedKinds(kinds, options.policy);
+    if (closed.length > 0) throw storeUnavailable(closed, options.retryMs, cause);
     return { result: await standIn.reserve(checks), store: standIn };
   };
 
@@ -113,8 +112,8 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
     }, options.retryMs).unref();
   };
 
-  const reserveBounded = async (checks: readonly LimitCheck[]): Promise<Reservation> => {
-    if (store === standIn || Date.now() < downUntil) return fallback(checks, new Error('limit store marked down after a failure'));
+  const reserveBounded = async (checks: readonly LimitCheck[], kinds: CheckKinds): Promise<Reservation> => {
+    if (store === standIn || Date.now() < downUntil) return fallback(checks, kinds, new Error('limit store marked down after a failure'));
     const pending = store.reserve(checks);
     try {
       return { result: await withTimeout(pending, options.timeoutMs), store };
@@ -123,13 +122,13 @@ export function guardStore(store: LimitStore, options: GuardedStoreOptions): Gua
       // A reserve that lands after its time-out (a client's offline queue replaying it) is undone:
       // this request was answered by the policy, not by that reservation.
       pending.then((late) => (late.ok ? store.settle(refund(checks, late)) : undefined)).catch(() => {});
-      return fallback(checks, error);
+      return fallback(checks, kinds, error);
     }
   };
 
   return {
-    reserve(checks) {
-      if (options.bounded) return reserveBounded(checks);
+    reserve(checks, kinds) {
+      if (options.bounded) return reserveBounded(checks, kinds);
       return store.reserve(checks).then((result) => ({ result, store }));
     },
     reserveNow(checks) {

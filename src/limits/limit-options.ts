@@ -63,8 +63,36 @@ export interface LimitRule {
   budget?: BudgetLimit;
 }
 
-/** What the gateway does when the store fails or does not answer in time. */
+/**
+ * What the gateway does with a kind of limit when the store fails or does not
+ * answer in time: `'open'` checks it against an in-memory stand-in (per
+ * instance, starting from zero, until the store is back); `'closed'` refuses
+ * the request with a 503 and `retry-after`.
+ */
 export type StoreErrorPolicy = 'open' | 'closed';
+
+/** The kinds of limit a rule sets (its fields). */
+export type LimitKind = 'requests' | 'tokens' | 'concurrent' | 'budget';
+
+/**
+ * The outage policy per kind of limit; a kind left out keeps its default
+ * (`budget: 'closed'`, the others `'open'`). A request is refused when any
+ * limit that applies to it is `'closed'`.
+ */
+export interface StoreErrorPolicies {
+  /** Requests per window. Default `'open'`. */
+  requests?: StoreErrorPolicy;
+  /** Tokens per window. Default `'open'`. */
+  tokens?: StoreErrorPolicy;
+  /** Concurrent calls. Default `'open'`. */
+  concurrent?: StoreErrorPolicy;
+  /**
+   * Spend budgets. Default `'closed'`: the stand-in does not know what was
+   * already spent, so `'open'` would let a principal past its budget spend
+   * it again, on every instance.
+   */
+  budget?: StoreErrorPolicy;
+}
 
 /** The `limits` gateway option. */
 export interface LimitsOptions {
@@ -77,11 +105,16 @@ export interface LimitsOptions {
   /** Where counters live. Default: an in-memory store (one instance only). */
   store?: LimitStore;
   /**
-   * When the store fails or times out: `'open'` admits the request against
-   * an in-memory stand-in (per-instance limits until the store is back),
-   * `'closed'` answers 503. Default `'open'`.
+   * When the store fails or times out: `'open'` checks the request against
+   * an in-memory stand-in (per-instance limits from zero until the store is
+   * back), `'closed'` answers 503 with `retry-after`. One policy for every
+   * kind of limit, or one per kind (`{ requests?, tokens?, concurrent?,
+   * budget? }`). Default: budgets `'closed'`, rate and concurrency limits
+   * `'open'`.
+   *
+   * @example onStoreError: { budget: 'closed', requests: 'open' }
    */
-  onStoreError?: StoreErrorPolicy;
+  onStoreError?: StoreErrorPolicy | StoreErrorPolicies;
   /** Longest wait for one store command, in ms. Default 250. */
   storeTimeoutMs?: number;
   /** After a store failure, use the policy without asking the store for this many ms. Default 1000. */

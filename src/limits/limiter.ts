@@ -23,6 +23,7 @@ import { type CallEstimate, type LimitPlan, type PlanInput, planLimits } from '.
 import { refusal } from './refusal.js';
 import { needsEstimate, type RuleSet, ruleSet } from './rule-set.js';
 import { createSettlement, RunningRequests, type Settlement } from './settlement.js';
+import { resolveStoreErrorPolicy } from './store-error-policy.js';
 import { abortSourceOf } from '../signals/abort-source.js';
 import { isBodyEndpoint, isTokenCount } from '../match-endpoint.js';
 
@@ -80,7 +81,7 @@ export function createLimiter(options: LimitsOptions): Limiter {
     return rules;
   };
   const guarded = guardStore(options.store ?? memoryLimitStore(), {
-    policy: options.onStoreError ?? 'open',
+    policy: resolveStoreErrorPolicy(options.onStoreError),
     timeoutMs: options.storeTimeoutMs ?? 250,
     retryMs: options.storeRetryMs ?? 1000,
     onFailure: options.onStoreFailure,
@@ -199,7 +200,7 @@ export function createLimiter(options: LimitsOptions): Limiter {
       input.estimate = estimate;
       plan = planLimits(input);
     }
-    const reservation = guarded.reserveNow(plan.checks) ?? (await guarded.reserve(plan.checks));
+    const reservation = guarded.reserveNow(plan.checks) ?? (await guarded.reserve(plan.checks, plan.meters));
     const headers = answer(request, plan, reservation);
     return admitted(request, call, plan, reservation, headers, estimate, endpoint, body);
   };

@@ -9,6 +9,7 @@ import type { LeaseRenewal, LimitStore } from './limit-store.js';
 import { RedisBatch } from './redis-batch.js';
 import { APPLY_SCRIPT } from './redis-scripts.js';
 import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '../redis/script-runner.js';
+import { markShared } from '../shared-store.js';
 
 export type { IoRedisLike, NodeRedisLike } from '../redis/script-runner.js';
 
@@ -136,7 +137,7 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
     return result;
   };
 
-  return {
+  return markShared({
     reserve(checks) {
       if (checks.length === 0) return Promise.resolve({ ok: true, now: Date.now(), states: [] });
       return enqueue(checks, (batch) => batch.reserve(checks));
@@ -158,5 +159,5 @@ export function redisLimitStore(options: RedisLimitStoreOptions): LimitStore {
       }
       return Promise.all([...groups.values()].map((group) => enqueue(group, (batch) => batch.renew(group)))).then(() => undefined);
     },
-  };
+  });
 }

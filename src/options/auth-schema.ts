@@ -4,10 +4,21 @@
  * @internal
  */
 import { z } from 'zod';
-import type { AuthOptions, StaticKey, VerifyKey } from '../auth/verify-key.js';
+import type { AuthOptions, KeysAuthOptions, StaticKey, VerifyKey } from '../auth/verify-key.js';
 import { type Assert, either, fn, got, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
 
 const AUTH_SHAPES = '`{ keys: [process.env.MODELGATE_KEY] }` (the keys callers send) or `{ verify: async (key, request) => principal | null }`';
+
+/** Shorter secrets are guessable: principal ids would then reveal which key was used. */
+const MIN_PRINCIPAL_SECRET_LENGTH = 32;
+
+const principalSecretSchema = text({
+  expected: 'a secret of 32 characters or more',
+  env: 'MODELGATE_PRINCIPAL_SECRET',
+  omit: 'leave `principalSecret` out for a random one per process',
+}).refine((secret) => secret === '' || secret.length >= MIN_PRINCIPAL_SECRET_LENGTH, {
+  error: `is shorter than ${MIN_PRINCIPAL_SECRET_LENGTH} characters: give a long random string (e.g. \`openssl rand -hex 32\`), the same on every instance`,
+});
 
 /** A key as the gateway compares it: callers' keys are read trimmed, so a padded one could never match. */
 const keySchema = text({ expected: 'a key callers send', env: 'MODELGATE_KEY', omit: 'leave the entry out' }).refine((key) => key.trim() === key, {
@@ -40,6 +51,7 @@ const keysAuthSchema = optionsObject(
       })
       .min(1, { error: 'is empty: no caller could authenticate; give at least one key (or use `verify`)' })
       .readonly(),
+    principalSecret: principalSecretSchema.optional(),
   },
   'an `auth`',
   AUTH_SHAPES,
@@ -57,6 +69,6 @@ export const authSchema = either<AuthOptions>((value) => {
   return 'verify' in value ? verifyAuthSchema : keysAuthSchema;
 });
 
-type _KeysAuth = Assert<SameOptions<z.input<typeof keysAuthSchema>, Extract<AuthOptions, { keys: unknown }>>>;
+type _KeysAuth = Assert<SameOptions<z.input<typeof keysAuthSchema>, KeysAuthOptions>>;
 type _VerifyAuth = Assert<SameOptions<z.input<typeof verifyAuthSchema>, Extract<AuthOptions, { verify: unknown }>>>;
 type _StaticKey = Assert<SameOptions<z.input<typeof staticKeySchema>, StaticKey>>;

@@ -4,7 +4,7 @@
  * @internal
  */
 import { z } from 'zod';
-import type { BudgetLimit, LimitRule, LimitsOptions, ModelPrice, RateLimit, TokenRateLimit } from '../limits/limit-options.js';
+import type { BudgetLimit, LimitRule, LimitsOptions, ModelPrice, RateLimit, StoreErrorPolicies, StoreErrorPolicy, TokenRateLimit } from '../limits/limit-options.js';
 import type { LimitStore } from '../limits/limit-store.js';
 import { amount, type Assert, either, fn, flag, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, shaped, text } from './option-schemas.js';
 
@@ -67,6 +67,20 @@ const storeSchema = shaped<LimitStore>(
   (value) => `must be a LimitStore (\`memoryLimitStore()\`, \`redisLimitStore({ client })\` or an object with reserve(checks) and settle(adjustments)) (got ${got(value)})`,
 );
 
+const policy = oneOf(['open', 'closed'], 'what happens to this kind of limit when the store fails').optional();
+const storeErrorPoliciesSchema = optionsObject(
+  { requests: policy, tokens: policy, concurrent: policy, budget: policy },
+  'an `onStoreError`',
+  "`{ requests?, tokens?, concurrent?, budget? }`, each 'open' or 'closed'",
+);
+
+/** One policy for every kind of limit, or one per kind. */
+const onStoreErrorSchema = either<StoreErrorPolicy | StoreErrorPolicies>((value) => {
+  if (isObject(value) && !Array.isArray(value)) return storeErrorPoliciesSchema;
+  if (typeof value === 'string') return oneOf(['open', 'closed'], 'what happens when the store fails; or one per kind: `{ requests?, tokens?, concurrent?, budget? }`');
+  return `must be "open" or "closed", or one per kind of limit: \`{ requests?, tokens?, concurrent?, budget? }\` (got ${got(value)})`;
+});
+
 export const limitsSchema = optionsObject(
   {
     rules: z
@@ -74,7 +88,7 @@ export const limitsSchema = optionsObject(
       .readonly()
       .optional(),
     store: storeSchema.optional(),
-    onStoreError: oneOf(['open', 'closed'], 'what happens when the store fails').optional(),
+    onStoreError: onStoreErrorSchema.optional(),
     storeTimeoutMs: int(1, MAX_TIMER_MS, 'ms to wait for one store command').optional(),
     storeRetryMs: int(0, MAX_TIMER_MS, 'ms to leave a failed store alone').optional(),
     onStoreFailure: fn<NonNullable<LimitsOptions['onStoreFailure']>>('`(error) => void`').optional(),
@@ -102,4 +116,5 @@ type _TokenRate = Assert<SameOptions<z.input<typeof tokenRateSchema>, TokenRateL
 type _Budget = Assert<SameOptions<z.input<typeof budgetSchema>, BudgetLimit>>;
 type _Price = Assert<SameOptions<z.input<typeof priceSchema>, ModelPrice>>;
 type _Rule = Assert<SameOptions<z.input<typeof ruleSchema>, LimitRule>>;
+type _StoreErrorPolicies = Assert<SameOptions<z.input<typeof storeErrorPoliciesSchema>, StoreErrorPolicies>>;
 type _Limits = Assert<SameOptions<z.input<typeof limitsSchema>, LimitsOptions>>;

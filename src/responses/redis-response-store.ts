@@ -11,6 +11,7 @@ import { DEFAULT_RESPONSE_TTL_MS } from './default-response-ttl.js';
 import { itemsOf } from './items-of.js';
 import { DELETE_SCRIPT, GET_EACH_SCRIPT, GET_SCRIPT, HOLDERS_OF_EACH_SCRIPT, HOLDERS_SCRIPT, PUT_SCRIPT } from './redis-response-scripts.js';
 import type { FoundItems, ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
+import { markShared } from '../shared-store.js';
 
 /** Options of {@link redisResponseStore}. */
 export interface RedisResponseStoreOptions {
@@ -100,7 +101,7 @@ export function redisResponseStore(options: RedisResponseStoreOptions): Response
   const get = async (owner: string, id: string): Promise<StoredResponse | undefined> =>
     parseRecord(await run(GET_SCRIPT, GET_SHA, [recordKey(owner, id)], []), owner, id);
 
-  return {
+  return markShared({
     async put(record) {
       const keys = [recordKey(record.owner, record.id)];
       for (const itemId of itemsOf(record).keys()) keys.push(itemKey(record.owner, itemId));
@@ -171,5 +172,5 @@ export function redisResponseStore(options: RedisResponseStoreOptions): Response
     async delete(owner, id) {
       return (await run(DELETE_SCRIPT, DELETE_SHA, [recordKey(owner, id)], [])) === 1;
     },
-  };
+  });
 }

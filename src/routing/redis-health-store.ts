@@ -14,6 +14,7 @@ import { redisHealthStoreOptionsSchema } from '../options/health-store-schema.js
 import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '../redis/script-runner.js';
 import type { HealthStore, SharedCooldown } from './health-store.js';
 import { PUBLISH_SCRIPT, READ_SCRIPT, RECOVER_SCRIPT } from './redis-health-scripts.js';
+import { markShared } from '../shared-store.js';
 
 /** Options of {@link redisHealthStore}. */
 export interface RedisHealthStoreOptions {
@@ -118,7 +119,7 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
     }
   };
 
-  return {
+  return markShared({
     publish(cooldown) {
       const record: Record = { upstream: cooldown.upstream, model: cooldown.model, level: cooldown.level, cause: cooldown.cause, source: cooldown.source };
       bounded(run(PUBLISH_SCRIPT, PUBLISH_SHA, [key], [cooldown.key, String(Math.max(0, Math.round(cooldown.remainingMs))), JSON.stringify(record)])).catch(fail);
@@ -141,5 +142,5 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
         }
       };
     },
-  };
+  });
 }

@@ -63,7 +63,7 @@ describe.each([
   it('runs the app hook between authenticate and validate, with the principal', async () => {
     const { data, response } = await anthropicClient(url).messages.create({ model: 'vendora-sonnet-4-6', max_tokens: 64, messages: user }).withResponse();
     expect(data.stop_reason).toBe('end_turn');
-    expect(response.headers.get('x-app-principal')).toMatch(/^key_[0-9a-f]{12}$/);
+    expect(response.headers.get('x-app-principal')).toMatch(/^key_[0-9a-f]{24}$/);
     expect(seen).toEqual([response.headers.get('x-app-principal')]);
   });
 

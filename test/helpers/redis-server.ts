@@ -16,6 +16,10 @@ export interface RedisServer {
   port: number;
   /** Stops the server (SIGKILL: an outage, not a shutdown) and waits for the exit. */
   stop(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, commands go unanswered, data is kept. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT): it answers the commands that waited, in order. */
+  resume(): void;
 }
 
 const BINARY = process.env.REDIS_SERVER ?? 'redis-server';
@@ -74,6 +78,12 @@ export async function startRedis(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pause() {
+      if (!exited) child.kill('SIGSTOP');
+    },
+    resume() {
+      if (!exited) child.kill('SIGCONT');
+    },
     async stop() {
       if (exited) return;
       const exit = once(child, 'exit');

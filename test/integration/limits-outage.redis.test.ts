@@ -57,7 +57,7 @@ describe('Redis stopped mid-test', () => {
     const started = Date.now();
     const closed = await ask('closed');
     expect(closed.status).toBe(503);
-    expect(await closed.json()).toMatchObject({ error: { type: 'server_error', message: expect.stringContaining('rate-limit store') } });
+    expect(await closed.json()).toMatchObject({ error: { type: 'server_error', message: expect.stringContaining('limit store is unavailable') } });
     expect(Number(closed.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 
     // Open: the in-memory stand-in admits up to the limit (3 per instance), then refuses.

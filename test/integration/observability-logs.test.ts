@@ -67,7 +67,7 @@ describe('logger', () => {
     expect(line!.bindings).toEqual({ component: 'modelgate' });
     expect(line!.object).toMatchObject({
       requestId,
-      principalId: expect.stringMatching(/^key_[0-9a-f]{12}$/),
+      principalId: expect.stringMatching(/^key_[0-9a-f]{24}$/),
       endpoint: 'messages',
       model: 'vendora-sonnet-4-6',
       upstream: expect.any(String),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { createKeyVerifier } from '../../../src/auth/verify-key.js';
 import type { GatewayRequest, Principal } from '../../../src/types.js';
@@ -10,18 +10,27 @@ const request: GatewayRequest = {
   signal: new AbortController().signal,
 };
 
-function defaultId(key: string): string {
-  return `key_${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+const SECRET = 'principal-secret-of-this-deployment-0123456789';
+
+/** The documented default id: `key_` and 24 hex digits (96 bits) of HMAC-SHA-256(secret, key). */
+function defaultId(key: string, secret = SECRET): string {
+  return `key_${createHmac('sha256', secret).update(key).digest('hex').slice(0, 24)}`;
 }
 
 describe('createKeyVerifier with static keys', () => {
-  it('string keys: a principal whose id is derived from the key hash, not the key', async () => {
-    const verify = createKeyVerifier({ keys: ['sk-alpha', 'sk-beta'] });
+  it('string keys: a principal whose id is the HMAC of the key under the secret, not the key', async () => {
+    const verify = createKeyVerifier({ keys: ['sk-alpha', 'sk-beta'], principalSecret: SECRET });
     expect(await verify('sk-alpha', request)).toEqual({ id: defaultId('sk-alpha') });
     expect(await verify('sk-beta', request)).toEqual({ id: defaultId('sk-beta') });
     const principal = await verify('sk-beta', request);
     expect(principal?.id).not.toContain('sk-beta');
-    expect(principal?.id).toMatch(/^key_[0-9a-f]{12}$/);
+    expect(principal?.id).toMatch(/^key_[0-9a-f]{24}$/);
+  });
+
+  it('the id depends on the secret: another secret gives another id', async () => {
+    const other = createKeyVerifier({ keys: ['sk-alpha'], principalSecret: `${SECRET}-rotated` });
+    expect(await other('sk-alpha', request)).toEqual({ id: defaultId('sk-alpha', `${SECRET}-rotated`) });
+    expect((await other('sk-alpha', request))?.id).not.toBe(defaultId('sk-alpha'));
   });
 
   it('unknown, prefix, suffix, empty and differently-cased keys → null', async () => {
@@ -38,6 +47,7 @@ describe('createKeyVerifier with static keys', () => {
         { key: 'sk-plain', id: 'plain' },
         'sk-string',
       ],
+      principalSecret: SECRET,
     });
     expect(await verify('sk-team', request)).toEqual({ id: 'team-a', allowedModels: ['vendora-opus-5'] });
     const plain = await verify('sk-plain', request);
@@ -47,13 +57,13 @@ describe('createKeyVerifier with static keys', () => {
   });
 
   it('object key without id gets the derived id', async () => {
-    const verify = createKeyVerifier({ keys: [{ key: 'sk-noid', allowedModels: [] }] });
+    const verify = createKeyVerifier({ keys: [{ key: 'sk-noid', allowedModels: [] }], principalSecret: SECRET });
     expect(await verify('sk-noid', request)).toEqual({ id: defaultId('sk-noid'), allowedModels: [] });
   });
 
   it('the last key of a long list still matches', async () => {
     const keys = Array.from({ length: 50 }, (_, i) => `sk-${i}`);
-    const verify = createKeyVerifier({ keys });
+    const verify = createKeyVerifier({ keys, principalSecret: SECRET });
     expect(await verify('sk-49', request)).toEqual({ id: defaultId('sk-49') });
   });
 

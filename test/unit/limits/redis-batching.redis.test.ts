@@ -18,6 +18,7 @@ import {
 import { createCluster } from 'redis';
 import { describe, expect, it } from 'vitest';
 import { guardStore } from '../../../src/limits/guarded-store.js';
+import { resolveStoreErrorPolicy } from '../../../src/limits/store-error-policy.js';
 import { useRedisClients } from '../../helpers/redis-clients.js';
 
 const DAY = 86_400_000;
@@ -357,6 +358,7 @@ describe("one request's odd limits", () => {
 });
 
 describe('bursts', () => {
+  const FOUR_KINDS = [{ kind: 'requests' }, { kind: 'tokens' }, { kind: 'concurrent' }, { kind: 'budget' }] as const;
   const fourChecks = (i: number): LimitCheck[] => [
     { kind: 'bucket', key: `{u${i}}:rq`, capacity: 10, windowMs: 60_000, amount: 1 },
     { kind: 'bucket', key: `{u${i}}:tk`, capacity: 1e6, windowMs: 60_000, amount: 500 },
@@ -368,9 +370,9 @@ describe('bursts', () => {
     const { client, calls } = counting();
     const store = redisLimitStore({ client, prefix: `burst${++run}:` });
     // A time-out no loaded machine reaches: what is checked is the batching, not the speed (a late answer would be refunded and sent again).
-    const guarded = guardStore(store, { policy: 'open', timeoutMs: 5_000, retryMs: 1000, bounded: true });
+    const guarded = guardStore(store, { policy: resolveStoreErrorPolicy('open'), timeoutMs: 5_000, retryMs: 1000, bounded: true });
     const before = calls();
-    const reservations = await Promise.all(Array.from({ length: 1000 }, (_, i) => guarded.reserve(fourChecks(i))));
+    const reservations = await Promise.all(Array.from({ length: 1000 }, (_, i) => guarded.reserve(fourChecks(i), FOUR_KINDS)));
     expect(calls() - before).toBe(Math.ceil(1000 / 128));
     expect(reservations.every(({ result, store: answeredBy }) => result.ok && answeredBy === store)).toBe(true);
   });

@@ -121,6 +121,14 @@ describe('limits', () => {
     expect(problemAt(problems, 'limits.prices["gpt-4o"].outptu')).toBe('is not a price option: did you mean `output`?');
   });
 
+  it('onStoreError per kind of limit', () => {
+    const problems = problemsOf(make({ limits: { rules: [{ requests: { limit: 1 } }], onStoreError: { budgets: 'closed', tokens: 'shut' } } }));
+    expect(problemAt(problems, 'limits.onStoreError.budgets')).toBe('is not an `onStoreError` option: did you mean `budget`?');
+    expect(problemAt(problems, 'limits.onStoreError.tokens')).toMatch(/^must be "open" or "closed" \(got "shut"\)/);
+    expect(problemAt(problemsOf(make({ limits: { onStoreError: true } })), 'limits.onStoreError')).toMatch(/^must be "open" or "closed", or one per kind of limit: .*\(got a boolean\)/);
+    expect(make({ limits: { rules: [{ requests: { limit: 1 } }], onStoreError: { requests: 'closed', budget: 'open' } } })).not.toThrow();
+  });
+
   it('a budget without prices could never fill', () => {
     expect(problemAt(problemsOf(make({ limits: { rules: [{ budget: { limit: 50 } }] } })), 'limits')).toMatch(/^has a rule with a `budget` but no `prices`/);
   });
