@@ -10,7 +10,7 @@ import { memoryResponseStoreOptionsSchema } from '../options/response-store-sche
 import { DEFAULT_RESPONSE_TTL_MS } from './default-response-ttl.js';
 import { itemsOf } from './items-of.js';
 import { largestOwner } from './largest-owner.js';
-import { joinChain, linkedPart } from './response-chain.js';
+import { joinChain, type KeptRecord, linkOf, linkedPart } from './response-chain.js';
 import type { MemoryResponseStoreOptions } from './response-store-options.js';
 import type { FoundItems, ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
 
@@ -41,7 +41,7 @@ const SWEEP_PER_WRITE = 100;
 
 interface Entry {
   /** The store's own copy (of a linked record, its own items only: `linkedPart`), never handed out. */
-  record: StoredResponse;
+  record: KeptRecord;
   /** Its own input and output items by id (an output item wins over an input item of the same id). */
   items: Map<string, ResponseItem>;
   bytes: number;
@@ -223,13 +223,13 @@ export function memoryResponseStore(options: MemoryResponseStoreOptions = {}): R
       sweep(now);
       const key = keyOf(record.owner, record.id);
       remove(key);
-      const link = record.previous?.id;
+      const link = linkOf(record);
       // Kept as a link when the chain it continues is all here; else whole, so that it stands on its own.
       const chain = link === undefined ? undefined : chainOf(record.owner, keyOf(record.owner, link), now);
       const json = JSON.stringify(chain ? linkedPart(record) : record);
       const bytes = Buffer.byteLength(json, 'utf8');
       if (bytes > maxBytes) return Promise.resolve();
-      const copy = JSON.parse(json) as StoredResponse;
+      const copy = JSON.parse(json) as KeptRecord;
       const expiresAt = now + ttlMs;
       if (chain) renew(chain, record.owner, expiresAt);
       add(key, { record: copy, items: itemsOf(copy), bytes, expiresAt, ...(chain ? { link } : {}) });
@@ -239,7 +239,8 @@ export function memoryResponseStore(options: MemoryResponseStoreOptions = {}): R
 
     get(owner, id) {
       const chain = chainOf(owner, keyOf(owner, id), clock());
-      return Promise.resolve(chain && structuredClone(joinChain(chain.map((entry) => entry.record))));
+      const record = chain && joinChain(chain.map((entry) => entry.record));
+      return Promise.resolve(record && structuredClone(record));
     },
 
     getItem(owner, itemId) {

@@ -9,30 +9,41 @@
  */
 import type { ResponseItem, StoredResponse } from './response-store.js';
 
+/** A record as a store keeps it: `linked` when its `input` holds only its own items (the earlier ones are its chain's). */
+export type KeptRecord = StoredResponse & { linked?: true };
+
 function outputOf(record: StoredResponse): ResponseItem[] {
   const output = record.response.output;
   return Array.isArray(output) ? (output as ResponseItem[]) : [];
 }
 
-/** What a store keeps of a record that continues another: its own input items (the ones after the previous response's), the rest as is. */
-export function linkedPart(record: StoredResponse): StoredResponse {
-  const skip = record.previous?.items ?? 0;
-  return skip === 0 ? record : { ...record, input: record.input.slice(skip) };
+/** The response `record` may be kept as a link to: its `previous`, when some of its input came from there. */
+export function linkOf(record: StoredResponse): string | undefined {
+  const previous = record.previous;
+  return previous !== undefined && previous.items > 0 && previous.id !== record.id ? previous.id : undefined;
+}
+
+/** What a store keeps of a record that continues another (`linkOf`): its own input items (the ones after the previous response's). */
+export function linkedPart(record: StoredResponse): KeptRecord {
+  return { ...record, input: record.input.slice(record.previous?.items ?? 0), linked: true };
 }
 
 /**
- * The record as it was put, rebuilt from its chain as stored (`linkedPart`
- * of each), earliest first, the record itself last: every earlier
- * response's input and output, then its own input. The result shares the
- * items of `chain`.
+ * The record as it was put, rebuilt from its chain as kept, earliest
+ * first, the record itself last: every earlier response's input and
+ * output, then its own input. Undefined when the chain does not start with
+ * a record kept whole (its start is gone). The result shares the items of
+ * `chain`.
  */
-export function joinChain(chain: readonly StoredResponse[]): StoredResponse {
+export function joinChain(chain: readonly KeptRecord[]): StoredResponse | undefined {
+  const first = chain[0];
   const last = chain.at(-1);
-  if (last === undefined) throw new TypeError('joinChain needs at least one record');
-  if (chain.length === 1) return last;
+  if (first === undefined || last === undefined || first.linked) return undefined;
+  const { linked: _linked, ...record } = last;
+  if (chain.length === 1) return record;
   const input: ResponseItem[] = [];
-  for (const record of chain.slice(0, -1)) input.push(...record.input, ...outputOf(record));
+  for (const earlier of chain.slice(0, -1)) input.push(...earlier.input, ...outputOf(earlier));
   const items = input.length;
   input.push(...last.input);
-  return { ...last, input, previous: { id: chain.at(-2)!.id, items } };
+  return { ...record, input, previous: { id: chain.at(-2)!.id, items } };
 }
