@@ -60,7 +60,7 @@ export type * from './limits/limit-store.js';
 export { memoryResponseStore } from './responses/memory-response-store.js';
 export type { MemoryResponseStoreOptions, RedisResponseStoreOptions } from './responses/response-store-options.js';
 export { redisResponseStore } from './responses/redis-response-store.js';
-export type { FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
+export type { ChainLink, FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
 // Upstreams and routing.
