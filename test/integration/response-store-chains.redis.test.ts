@@ -86,6 +86,19 @@ describe('redis response store: conversations as links', () => {
   });
 });
 
+describe('redis response store: bounded lookups', () => {
+  it('an item id held by many responses is looked up among its newest 32 holders only', async () => {
+    const store = redisResponseStore({ client: redis.io, prefix: 'holders:' });
+    for (let i = 0; i < 40; i++) await store.put(storedResponse({ id: `resp_${i}`, owner: 'alice', input: [message('msg_x', `version ${i}`)], output: [] }));
+    expect(await store.getItem('alice', 'msg_x')).toEqual(message('msg_x', 'version 39'));
+    for (let i = 8; i < 40; i++) expect(await store.delete('alice', `resp_${i}`)).toBe(true);
+    // resp_0..resp_7 still hold it, but a lookup reads no further than the 32 newest entries.
+    expect(await store.get('alice', 'resp_7')).toBeDefined();
+    expect(await store.getItem('alice', 'msg_x')).toBeUndefined();
+    expect((await store.getItems!('alice', ['msg_x'])).size).toBe(0);
+  });
+});
+
 describe('redis response store: per-owner quotas', () => {
   const record = (owner: string, id: string, text = 'hi') => storedResponse({ id, owner, input: [message(`msg_${id}`, text)], output: [] });
 
