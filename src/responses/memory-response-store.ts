@@ -12,7 +12,7 @@ import { itemsOf } from './items-of.js';
 import { largestOwner } from './largest-owner.js';
 import { joinChain, type KeptRecord, linkOf, linkedPart } from './response-chain.js';
 import type { MemoryResponseStoreOptions } from './response-store-options.js';
-import type { FoundItems, ResponseItem, ResponseStore, StoredResponse } from './response-store.js';
+import type { FoundItems, ResponseItem, ResponseStore } from './response-store.js';
 
 /**
  * Responses kept at most by default. A response is read back by the next
