@@ -58,10 +58,9 @@ export type * from './limits/limit-store.js';
 
 // Stored responses (previous_response_id, item_reference, GET /v1/responses/{id}).
 export { memoryResponseStore } from './responses/memory-response-store.js';
-export type { MemoryResponseStoreOptions } from './responses/memory-response-store.js';
+export type { MemoryResponseStoreOptions, RedisResponseStoreOptions } from './responses/response-store-options.js';
 export { redisResponseStore } from './responses/redis-response-store.js';
-export type { RedisResponseStoreOptions } from './responses/redis-response-store.js';
-export type { FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
+export type { ChainLink, FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
 // Upstreams and routing.

@@ -7,7 +7,9 @@
  */
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
+import { isGatewayError } from '../errors.js';
 import { holdUntilStored } from '../responses/hold-until-stored.js';
+import type { ResponseStore, StoredResponse } from '../responses/response-store.js';
 import { newResponseId } from '../responses/response-ids.js';
 import { inResponsesTerms } from '../responses/responses-param-names.js';
 import type { ChatCompletion, ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
@@ -66,6 +68,16 @@ function keeps(body: ResponsesRequest, runtime: GatewayRuntime): boolean {
   return body.store !== false && runtime.responses.store !== undefined;
 }
 
+/** Stores the record; a store's own refusal (a 4xx `GatewayError`: a quota) is the caller's to see, anything else is not. */
+async function putOrRefuse(store: ResponseStore, record: StoredResponse): Promise<void> {
+  try {
+    await store.put(record);
+  } catch (error) {
+    // The answer is delivered all the same; a later turn that names it gets previous_response_not_found.
+    if (isGatewayError(error) && error.expose) throw error;
+  }
+}
+
 export async function handleResponses(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
   const body = ctx.body as ResponsesRequest;
   const route = ctx.route;
@@ -79,6 +91,9 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   for (const warning of pivot.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
 
   const stream = body.stream === true;
+  const stored = keeps(body, runtime);
+  // A full quota refuses the request before the upstream is called: no answer is bought that could not be kept.
+  if (stored) await runtime.responses.store!.checkRoom?.(principal.id);
   let plans: ChatPlan[];
   try {
     plans = route.targets.map((target) => planResponsesCall(ctx, runtime, pivot.request, target));
@@ -91,7 +106,6 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   const id = newResponseId();
   const createdAt = Math.floor(Date.now() / 1000);
   const includeEncrypted = body.include?.includes(ENCRYPTED_REASONING) === true;
-  const stored = keeps(body, runtime);
   const answer: ResponseAnswerOptions = {
     id,
     createdAt,
@@ -102,27 +116,28 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
     includeEncrypted,
     seal: (blocks) => seal.seal(blocks, { principal: principal.id, model: body.model }),
   };
-  const persist = stored
-    ? async (response: Record<string, unknown>): Promise<void> => {
-        try {
-          await runtime.responses.store!.put({ id, owner: principal.id, createdAt, response, input: items });
-        } catch {
-          // The answer is delivered all the same; a later turn that names it gets previous_response_not_found.
-        }
-      }
-    : undefined;
+  const record = (response: Record<string, unknown>): StoredResponse => ({
+    id,
+    owner: principal.id,
+    createdAt,
+    response,
+    input: items,
+    ...(pivot.previous ? { previous: pivot.previous } : {}),
+  });
   const prefill = plan.jsonPrefill !== undefined ? { jsonPrefill: plan.jsonPrefill } : {};
 
   if (plan.stream) {
     const transform = plan.translated ? createMessagesToResponsesStream({ ...answer, ...prefill }) : createChatToResponsesStream(answer);
     const response = await relayStream(ctx, runtime, sent, { format: 'chat', transform });
-    if (persist) response.body = holdUntilStored(response.body, transform, persist);
+    // The events are out by then: a refused or failed put leaves the answer as sent (a later turn naming it gets previous_response_not_found).
+    if (stored) response.body = holdUntilStored(response.body, transform, (done) => runtime.responses.store!.put(record(done)).catch(() => {}));
     return response;
   }
   const json = await readSuccessJson(ctx, runtime, sent);
   const response = plan.translated
     ? messagesToResponsesResponse(json as MessagesResponse, { ...answer, ...prefill })
     : chatToResponsesResponse(json as ChatCompletion, answer);
-  if (persist) await persist(response);
+  // A quota that filled up during the call (another request of the same key) is said rather than hidden.
+  if (stored) await putOrRefuse(runtime.responses.store!, record(response));
   return jsonResponse(sent, clientView(response, includeEncrypted));
 }

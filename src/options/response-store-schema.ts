@@ -5,8 +5,7 @@
  * @internal
  */
 import type { z } from 'zod';
-import type { MemoryResponseStoreOptions } from '../responses/memory-response-store.js';
-import type { RedisResponseStoreOptions } from '../responses/redis-response-store.js';
+import type { MemoryResponseStoreOptions, RedisResponseStoreOptions } from '../responses/response-store-options.js';
 import { type Assert, fn, got, int, optionsObject, type SameOptions, shaped } from './option-schemas.js';
 import { redisClientSchema } from './redis-client-schema.js';
 
@@ -30,13 +29,15 @@ const redisShape = optionsObject(
   {
     client: redisClientSchema,
     ttlMs: ttlMs.optional(),
+    maxResponsesPerOwner: int(1, Number.MAX_SAFE_INTEGER, 'the most responses one owner (principal) keeps').optional(),
+    maxBytesPerOwner: int(1, Number.MAX_SAFE_INTEGER, 'the most bytes of JSON one owner (principal) keeps').optional(),
     prefix: shaped<string>(
       (value) => typeof value === 'string' && !value.includes('{') && !value.includes('}'),
       (value) => `must be a string without { or } (the store puts a Redis Cluster hash tag after it) (got ${typeof value === 'string' ? 'a string with a brace' : got(value)})`,
     ).optional(),
   },
   'a `redisResponseStore`',
-  '`{ client, ttlMs?, prefix? }`',
+  '`{ client, ttlMs?, prefix?, maxResponsesPerOwner?, maxBytesPerOwner? }`',
 );
 
 /** `redisResponseStore(options)`. */

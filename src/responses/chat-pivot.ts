@@ -9,12 +9,14 @@
 import type { ResponseInputItem, ResponsesRequest } from '../schemas/responses.js';
 import { responsesToChatRequest, type ResponsesToChat } from '../translate/responses-to-chat-request.js';
 import { type ResolveOptions, resolveInput } from './resolve-input.js';
-import type { ResponseItem } from './response-store.js';
+import type { ChainLink, ResponseItem } from './response-store.js';
 import type { ResponsesRuntime } from './responses-runtime.js';
 
 export interface ChatPivot extends ResponsesToChat {
   /** Every input item, each with an id: what a stored response keeps as its input. */
   items: ResponseItem[];
+  /** Set when `items` begin with those of the `previous_response_id` response: what a store may keep as a link. */
+  previous?: ChainLink;
 }
 
 export interface ChatPivotOptions {
@@ -50,5 +52,5 @@ export async function chatPivotOf(body: ResponsesRequest, options: ChatPivotOpti
     builtInTools,
   });
   if (unopened > 0) pivot.warnings.push(unopenedReasoningWarning(unopened));
-  return { ...pivot, items };
+  return { ...pivot, items, ...(items.previous ? { previous: items.previous } : {}) };
 }

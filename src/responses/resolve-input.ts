@@ -20,7 +20,7 @@ import type { RequestBounds } from '../bounds/request-bounds-options.js';
 import { newInputItemId } from './response-ids.js';
 import { isStoredItemLookup } from '../bounds/count-item-references.js';
 import { emptyItemReference, itemNotFound, previousResponseNotFound, resolvedInputTooLarge } from './responses-errors.js';
-import type { ResponseItem, ResponseStore } from './response-store.js';
+import type { ChainLink, ResponseItem, ResponseStore } from './response-store.js';
 
 type Item = Record<string, unknown>;
 
@@ -125,8 +125,14 @@ function sizeBudget(max: number): SizeBudget {
   };
 }
 
+/**
+ * The resolved input; `previous` when it begins with a stored response's
+ * items (what a store may keep as a link instead of the items again).
+ */
+export type ResolvedInput = ResponseItem[] & { previous?: ChainLink };
+
 /** Every item the model is to see, earlier turns first, each with an id. */
-export async function resolveInput(body: { input?: unknown; previous_response_id?: string | null }, options: ResolveOptions): Promise<ResponseItem[]> {
+export async function resolveInput(body: { input?: unknown; previous_response_id?: string | null }, options: ResolveOptions): Promise<ResolvedInput> {
   const { owner, store, bounds } = options;
   const own = ownInputItems(body.input);
   const ids = referencedIds(own);
@@ -135,7 +141,7 @@ export async function resolveInput(body: { input?: unknown; previous_response_id
   const measure = store !== undefined && (previousId !== undefined || ids.size > 0);
   const budget = sizeBudget(bounds.maxResolvedInputBytes);
   const add = measure ? budget.add : () => {};
-  const items: ResponseItem[] = [];
+  const items: ResolvedInput = [];
   if (previousId !== undefined) {
     const previous = store ? await store.get(owner, previousId) : undefined;
     if (!previous) throw previousResponseNotFound(previousId, store !== undefined);
@@ -144,6 +150,7 @@ export async function resolveInput(body: { input?: unknown; previous_response_id
       add(jsonBytes(item));
       items.push(item);
     }
+    items.previous = { id: previousId, items: items.length };
   }
   const lookup = store && (await storedItems(store, owner, ids, budget));
   for (let index = 0; index < own.length; index++) {

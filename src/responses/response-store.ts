@@ -30,6 +30,24 @@ export interface StoredResponse {
   response: Record<string, unknown>;
   /** Every input item the response was made from, in order (earlier turns of a `previous_response_id` chain first), each with an id. */
   input: ResponseItem[];
+  /**
+   * Set when the response continued another (`previous_response_id`): that
+   * response's id, and how many of the first items of `input` are that
+   * response's whole input followed by its output. A store may then keep
+   * only the items after those and the link, and rebuild `input` from the
+   * chain when it is read (the built-in stores do: what a conversation
+   * stores grows linearly with its turns, not with their square). A store
+   * that keeps the whole `input` works too.
+   */
+  previous?: ChainLink;
+}
+
+/** See {@link StoredResponse.previous}. */
+export interface ChainLink {
+  /** The `resp_…` id the response continued. */
+  id: string;
+  /** How many of the first `input` items came from that response (its input, then its output). */
+  items: number;
 }
 
 /** Options of {@link ResponseStore.getItems}. */
@@ -50,14 +68,29 @@ export interface ResponseStore {
    * Stores (or replaces) a response; resolves once a `get` from any instance
    * sees it. A store with a size bound may decline a record larger than it
    * (`memoryResponseStore`'s `maxBytes`): `put` still resolves, `get` misses.
+   * A store with per-owner quotas rejects with a `GatewayError` (4xx) that
+   * says which quota is full (`redisResponseStore`).
    */
   put(record: StoredResponse): Promise<void>;
-  /** The response, when it exists, has not expired and belongs to `owner`. */
+  /**
+   * Rejects with a `GatewayError` (4xx) when a `put` for `owner` would be
+   * refused for a quota. Optional: the gateway calls it before calling the
+   * upstream for a response it is to store, so that an answer that could
+   * not be kept is never asked for (and never billed).
+   */
+  checkRoom?(owner: string): Promise<void>;
+  /**
+   * The response, when it exists, has not expired and belongs to `owner`.
+   * A store that keeps chains as links (see {@link StoredResponse.previous})
+   * misses too when an earlier response of the chain is gone (expired,
+   * evicted or deleted): its `input` can no longer be rebuilt.
+   */
   get(owner: string, id: string): Promise<StoredResponse | undefined>;
   /**
    * An input or output item of one of `owner`'s stored responses, by item id
-   * (`msg_…`, `fc_…`, `rs_…`, ...). An id held by several responses (a chain
-   * repeats earlier turns' items) resolves while any of them remains.
+   * (`msg_…`, `fc_…`, `rs_…`, ...). An id held by several responses (a
+   * store may keep a chain's earlier items again) resolves while any of
+   * them remains.
    */
   getItem(owner: string, itemId: string): Promise<ResponseItem | undefined>;
   /**

@@ -48,3 +48,18 @@ export function resolvedInputTooLarge(max: number, cause: 'items' | 'records' = 
     { param: 'input' },
   );
 }
+
+/** What filled an owner's part of the response store (`redisResponseStore`'s quotas). */
+export type StoreQuota = { kind: 'count'; max: number } | { kind: 'bytes'; max: number } | { kind: 'size'; max: number; size: number };
+
+/** The caller keeps as many stored responses (or bytes of them) as the store allows one key: this one cannot be kept. */
+export function responseStoreFull(quota: StoreQuota): GatewayError {
+  const free = 'Send "store": false, delete stored responses you no longer need (DELETE /v1/responses/{id}), or wait for older ones to expire.';
+  const what =
+    quota.kind === 'count'
+      ? `This key keeps ${quota.max} stored responses, the most the response store allows one key (redisResponseStore's maxResponsesPerOwner).`
+      : quota.kind === 'bytes'
+        ? `This key's stored responses take ${quota.max} bytes or more, the most the response store allows one key (redisResponseStore's maxBytesPerOwner).`
+        : `This response would take ${quota.size} bytes to store, more than the response store allows one key (${quota.max} bytes, redisResponseStore's maxBytesPerOwner).`;
+  return new GatewayError('INVALID_REQUEST', `${what} ${quota.kind === 'size' ? 'Send it with "store": false.' : free}`, { param: 'store', chatCode: 'response_store_quota_exceeded' });
+}

@@ -25,6 +25,27 @@ export function storedResponse(options: { id: string; owner: string; input: Resp
   };
 }
 
+/**
+ * `turns` responses of one conversation, as the gateway stores them: each
+ * continues the one before (`previous`), its input the earlier turns'
+ * items then its own question.
+ */
+export function conversation(turns: number, options: { owner?: string; prefix?: string; text?: (turn: number) => string } = {}): StoredResponse[] {
+  const owner = options.owner ?? 'alice';
+  const prefix = options.prefix ?? 'resp_t';
+  const history: ResponseItem[] = [];
+  const records: StoredResponse[] = [];
+  for (let turn = 1; turn <= turns; turn++) {
+    const asked = message(`msg_q${turn}`, options.text?.(turn) ?? `question ${turn}`);
+    const answered = message(`msg_a${turn}`, `answer ${turn}`, 'assistant');
+    const record = storedResponse({ id: `${prefix}${turn}`, owner, input: [...history, asked], output: [answered] });
+    if (turn > 1) record.previous = { id: `${prefix}${turn - 1}`, items: history.length };
+    records.push(record);
+    history.push(asked, answered);
+  }
+  return records;
+}
+
 export function describeResponseStoreContract(name: string, make: () => ResponseStore): void {
   describe(`${name} response store`, () => {
     it('reads back what was put; an unknown id misses', async () => {
@@ -241,6 +262,47 @@ export function describeResponseStoreContract(name: string, make: () => Response
       const missing = await store.getItems!('alice', ['msg_none', 'msg_other'], { maxBytes: 0 });
       expect(missing.overBudget).toBeFalsy();
       expect(missing.size).toBe(0);
+    });
+
+    it('a response that continues another (previous) reads back whole, and every item of its chain resolves', async () => {
+      const store = make();
+      const turns = conversation(3);
+      for (const record of turns) await store.put(record);
+      for (const record of turns) expect(await store.get('alice', record.id)).toEqual(record);
+      for (const id of ['msg_q1', 'msg_a1', 'msg_q2', 'msg_a2', 'msg_q3', 'msg_a3']) expect((await store.getItem('alice', id))?.id).toBe(id);
+      const found = await store.getItems!('alice', ['msg_q1', 'msg_a2', 'msg_q3']);
+      expect([...found.keys()].sort()).toEqual(['msg_a2', 'msg_q1', 'msg_q3']);
+      expect(found.get('msg_q1')).toEqual(message('msg_q1', 'question 1'));
+      expect(await store.get('bob', 'resp_t3')).toBeUndefined();
+    });
+
+    it('a chain whose earlier response was deleted reads as missing after it; the responses before it still read', async () => {
+      const store = make();
+      const turns = conversation(3);
+      for (const record of turns) await store.put(record);
+      expect(await store.delete('alice', 'resp_t2')).toBe(true);
+      expect(await store.get('alice', 'resp_t3')).toBeUndefined();
+      expect(await store.get('alice', 'resp_t1')).toEqual(turns[0]);
+    });
+
+    it('a response continuing one that is not stored (or not its owner\'s) is kept whole and reads back as put', async () => {
+      const store = make();
+      const [first, second] = conversation(2) as [StoredResponse, StoredResponse];
+      await store.put({ ...first, owner: 'bob' });
+      await store.put(second);
+      expect(await store.get('alice', second.id)).toEqual(second);
+      expect(await store.getItem('alice', 'msg_q1')).toEqual(message('msg_q1', 'question 1'));
+    });
+
+    it('a response continuing a replaced one reads the chain as it is now', async () => {
+      const store = make();
+      const [first, second] = conversation(2) as [StoredResponse, StoredResponse];
+      await store.put(first);
+      await store.put(second);
+      const replaced = storedResponse({ id: first.id, owner: 'alice', input: [message('msg_q1', 'question 1')], output: [message('msg_a1', 'answer 1 again', 'assistant')] });
+      await store.put(replaced);
+      const read = await store.get('alice', second.id);
+      expect(read?.input.map((item) => item.content)).toEqual([message('msg_q1', 'question 1').content, message('msg_a1', 'answer 1 again', 'assistant').content, message('msg_q2', 'question 2').content]);
     });
 
     it('stores plain JSON: what JSON cannot hold is not kept', async () => {

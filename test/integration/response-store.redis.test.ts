@@ -114,7 +114,14 @@ describe('redis response store shared by instances', () => {
     expect(JSON.parse((await redis.io.get(`layout:resp:${tag}:resp_1`))!)).toEqual(record);
     expect(await redis.io.zrange(`layout:item:${tag}:msg_in`, '0', '-1')).toEqual(['resp_1']);
     expect(await redis.io.zrange(`layout:item:${tag}:rs_1`, '0', '-1')).toEqual(['resp_1']);
-    expect((await redis.io.keys('layout:*')).sort()).toEqual([`layout:item:${tag}:msg_in`, `layout:item:${tag}:rs_1`, `layout:resp:${tag}:resp_1`]);
+    // The owner's bookkeeping: its responses by expiry, their sizes and total (no links: the record continues none).
+    const bytes = Buffer.byteLength(JSON.stringify(record));
+    expect(await redis.io.zrange(`layout:owner:${tag}`, '0', '-1')).toEqual(['resp_1']);
+    expect(await redis.io.hgetall(`layout:sizes:${tag}`)).toEqual({ resp_1: String(bytes) });
+    expect(await redis.io.get(`layout:bytes:${tag}`)).toBe(String(bytes));
+    expect((await redis.io.keys('layout:*')).sort()).toEqual(
+      [`layout:bytes:${tag}`, `layout:item:${tag}:msg_in`, `layout:item:${tag}:rs_1`, `layout:owner:${tag}`, `layout:resp:${tag}:resp_1`, `layout:sizes:${tag}`].sort(),
+    );
   });
 
   it('a record whose stored owner differs from its key reads as missing', async () => {
