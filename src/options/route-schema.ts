@@ -73,7 +73,7 @@ const betasSchema = optionsObject(
       .readonly()
       .optional(),
   },
-  'a betas',
+  '`betas`',
   "`{ allow: [...] }`, e.g. `{ allow: ['*', 'files-api-*'] }`",
 );
 
