@@ -59,13 +59,14 @@ export function compileBetaPolicy(options: BetaOptions | undefined, keyPassthrou
     if (entry.endsWith('*')) prefixes.push(entry.slice(0, -1));
     else exact.add(entry);
   }
+  const exactList = [...exact];
   const named = (beta: string): boolean => exact.has(beta) || prefixes.some((prefix) => beta.startsWith(prefix));
   return {
     open: false,
     allowsBeta: (beta) => named(beta) || (anyOther && accountFeatureOf(beta) === undefined),
     // An entry names a feature when it names one of its betas: a version (`files-api-2025-04-14`), the family or a wider prefix.
     allowsFeature: (feature) =>
-      [...exact].some((beta) => beta.startsWith(feature.betaPrefix)) ||
+      exactList.some((beta) => beta.startsWith(feature.betaPrefix)) ||
       prefixes.some((prefix) => prefix.startsWith(feature.betaPrefix) || feature.betaPrefix.startsWith(prefix)),
   };
 }
