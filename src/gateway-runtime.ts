@@ -79,7 +79,7 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
   const models: ServedModel[] = [];
   for (const route of routes) {
     if (typeof route.match !== 'string' || /[*?]/.test(route.match) || catalog.has(route.match)) continue;
-    models.push({ id: route.match, ownedBy: ownUpstreams(route)[0]!.name, messages: route.serveMessages === true });
+    models.push({ id: route.match, messages: route.serveMessages === true });
   }
   return models;
 }

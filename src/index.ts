@@ -83,6 +83,7 @@ export { createRouter } from './routing/routes.js';
 export type { Route, ModelMatcher, ModelRename, FallbackTarget, ResolvedRoute, Router } from './routing/routes.js';
 export type { DeploymentTarget, DeploymentsRoute, SingleUpstreamRoute, RouteTarget } from './routing/routes.js';
 export type { RouteStrategy } from './routing/strategies.js';
+export type { BetaOptions, BetaPolicy } from './vendor-features/beta-policy.js';
 export type { AffinityOption, AffinityOptions } from './routing/affinity.js';
 export type { RouterOptions } from './routing/balancer.js';
 export { memoryHealthStore, type MemoryHealthStoreOptions } from './routing/memory-health-store.js';

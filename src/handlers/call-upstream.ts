@@ -12,7 +12,7 @@ import type { GatewayContext } from '../gateway-context.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
 import type { Redactor } from '../redact/redactor.js';
 import { requestRedactor } from '../redact/gateway-redactor.js';
-import { isRelayedResponseHeader } from '../upstreams/response-headers.js';
+import { isRelayedResponseHeader, type RelayedHeaderOptions } from '../upstreams/response-headers.js';
 import type { RouteTarget } from '../routing/routes.js';
 import { orderTargets } from '../routing/order-targets.js';
 import { CallTracker } from '../routing/track-calls.js';
@@ -63,6 +63,8 @@ export interface SentCall<P extends CallPlan> {
   deadline: RequestDeadline;
   /** The call's spans and metrics, when observability is on. */
   observation?: CallObservation;
+  /** Whether the upstream's rate-limit headers reach the client: only when the call carried the caller's own key (`keyPassthrough`). */
+  relayRateLimits: boolean;
 }
 
 /**
@@ -148,6 +150,7 @@ export async function sendPlans<P extends CallPlan>(
     attempts: result.attempts,
     headAt: performance.now(),
     deadline: tracker ? tracker.answered(deadline) : deadline,
+    relayRateLimits: callerKey !== undefined,
   };
   if (observation) sent.observation = observation;
   return sent;
@@ -185,14 +188,17 @@ function steersTarget(headers: Readonly<Record<string, string>>, prefixes: reado
   return false;
 }
 
-/** Response headers worth relaying; the upstream's request id is renamed so the gateway's own stays authoritative. */
-export function relayedHeaders(response: UpstreamResponse): Record<string, string> {
+/**
+ * Response headers worth relaying (`isRelayedResponseHeader`: rate limits only with `rateLimits`);
+ * the upstream's request id is renamed so the gateway's own stays authoritative.
+ */
+export function relayedHeaders(response: UpstreamResponse, options: RelayedHeaderOptions = {}): Record<string, string> {
   const out: Record<string, string> = {};
   let requestId: string | undefined;
   let xRequestId: string | undefined;
   // Built in one pass without `delete` (which would turn the object into a slow dictionary for the writer).
   for (const name of Object.keys(response.headers)) {
-    if (!isRelayedResponseHeader(name)) continue;
+    if (!isRelayedResponseHeader(name, options)) continue;
     const lower = name.toLowerCase();
     const value = response.headers[name]!;
     if (lower === 'request-id') requestId = value;
@@ -211,7 +217,8 @@ export function relayedHeaders(response: UpstreamResponse): Record<string, strin
  */
 export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPlan>, gatewayRedactor: Redactor): Promise<GatewayError> {
   const name = sent.plan.target.upstream.name;
-  const error = await readUpstreamError(sent.response, name, { redactor: requestRedactor(gatewayRedactor, ctx) });
+  const rateLimits = { rateLimits: sent.relayRateLimits };
+  const error = await readUpstreamError(sent.response, name, { redactor: requestRedactor(gatewayRedactor, ctx), ...rateLimits });
   const credentials = error.status === 401 || error.status === 403;
   if (!credentials || ctx.route?.keyPassthrough) {
     return new GatewayError(error.code, error.message, {
@@ -220,7 +227,7 @@ export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPl
       chatCode: error.chatCode,
       ...(error.messagesType ? { messagesType: error.messagesType } : {}),
       ...(error.chatType ? { chatType: error.chatType } : {}),
-      headers: relayedHeaders({ ...sent.response, headers: error.headers }),
+      headers: relayedHeaders({ ...sent.response, headers: error.headers }, rateLimits),
     });
   }
   return new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" refused the gateway's credentials (HTTP ${error.status}); the gateway's upstream key needs fixing.`, {

@@ -13,6 +13,8 @@ import { DEFAULT_REASONING_BUDGETS } from '../models/thinking-budgets.js';
 import { isOpenAIModelCall } from '../match-endpoint.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import { noRouteError, type Router } from '../routing/routes.js';
+import { checkVendorFeatures } from '../vendor-features/check-vendor-features.js';
+import { requestShapeOf } from '../vendor-features/find-account-resource-use.js';
 
 /** The rule view of a chat request: its `stop` read as stop sequences. */
 function chatRuleInput(body: Record<string, unknown>): RuleInput {
@@ -59,6 +61,7 @@ function applyRequestRules(ctx: GatewayContext, runtime: GatewayRuntime, router:
   }
   if (!route) throw noRouteError(model);
   ctx.route = route;
+  checkVendorFeatures({ headers: ctx.request.headers, body, shape: requestShapeOf(endpoint.name) }, route.betas);
   if (!entry) return;
   ctx.model = entry;
   if (!isChat && runtime.options.adaptThinking === true) {

@@ -34,12 +34,20 @@ export interface ListedModel {
 export interface ServedModel {
   id: string;
   entry?: ModelEntry;
-  ownedBy: string;
   /** True when the messages interface serves it (catalog rows, or opted-in routes). */
   messages: boolean;
 }
 
 const EPOCH = '1970-01-01T00:00:00Z';
+
+/** `owned_by` of the catalog's models: the vendor of the model family, as the vendor's own listing shows it. */
+export const CATALOG_OWNER = 'vendora';
+
+/**
+ * `owned_by` of a model only a route names. Never the upstream's name: it
+ * defaults to the base URL's host and port, an address callers need not see.
+ */
+export const ROUTED_OWNER = 'modelgate';
 
 function toListedModel(model: ServedModel): ListedModel {
   const createdAt = model.entry?.createdAt ?? EPOCH;
@@ -47,7 +55,7 @@ function toListedModel(model: ServedModel): ListedModel {
     id: model.id,
     object: 'model',
     created: Math.floor(Date.parse(createdAt) / 1000),
-    owned_by: model.ownedBy,
+    owned_by: model.entry ? CATALOG_OWNER : ROUTED_OWNER,
     type: 'model',
     display_name: model.entry?.displayName ?? model.id,
     created_at: createdAt,
@@ -64,7 +72,7 @@ function toListedModel(model: ServedModel): ListedModel {
 /** The catalog's models plus `extraIds` (route-named models), newest first. */
 export function servedModels(catalog: Catalog, extra: readonly ServedModel[]): ServedModel[] {
   const byId = new Map<string, ServedModel>();
-  for (const entry of catalog.models) byId.set(entry.id, { id: entry.id, entry, ownedBy: 'vendora', messages: true });
+  for (const entry of catalog.models) byId.set(entry.id, { id: entry.id, entry, messages: true });
   for (const model of extra) if (!byId.has(model.id)) byId.set(model.id, model);
   return [...byId.values()].sort((a, b) => {
     const byDate = Date.parse(b.entry?.createdAt ?? EPOCH) - Date.parse(a.entry?.createdAt ?? EPOCH);

@@ -91,7 +91,7 @@ export async function readSuccessJson(ctx: GatewayContext, runtime: GatewayRunti
 
 /** A translated JSON answer. */
 export function jsonResponse(sent: SentCall<CallPlan>, body: unknown): JsonResponse {
-  return { type: 'json', status: 200, headers: relayedHeaders(sent.response), body };
+  return { type: 'json', status: 200, headers: relayedHeaders(sent.response, { rateLimits: sent.relayRateLimits }), body };
 }
 
 /**
@@ -106,7 +106,7 @@ export function relayJsonBytes(ctx: GatewayContext, runtime: GatewayRuntime, sen
 
 function bytesAnswer(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>, { bytes, json }: CompleteJson): BytesResponse {
   const { response, plan } = sent;
-  const headers = relayedHeaders(response);
+  const headers = relayedHeaders(response, { rateLimits: sent.relayRateLimits });
   headers['content-type'] = response.headers['content-type'] ?? 'application/json';
   headers['content-length'] = String(bytes.byteLength);
   reportJsonUsage(ctx, runtime, sent, json, response.status);
@@ -195,7 +195,7 @@ export async function relayStream(
   // The stream holds the call's place until it ends (unless it already did: a client gone before it started).
   if (!ended) releaseSlot = ctx.slot?.hold(body);
   // relayedHeaders builds a fresh object: the SSE headers (which win) go into it rather than into a spread copy.
-  return { type: 'sse', status: 200, headers: Object.assign(relayedHeaders(response), SSE_HEADERS), body };
+  return { type: 'sse', status: 200, headers: Object.assign(relayedHeaders(response, { rateLimits: sent.relayRateLimits }), SSE_HEADERS), body };
 }
 
 /** Picks the relay for a same-format answer. */

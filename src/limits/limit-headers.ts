@@ -12,6 +12,7 @@
  * @internal
  */
 import type { WireFormat } from '../types.js';
+import { isRateLimitHeader } from '../upstreams/response-headers.js';
 import type { CheckState } from './limit-store.js';
 import type { Meter } from './plan-limits.js';
 
@@ -120,13 +121,14 @@ export function limitHeaders(format: WireFormat, meters: readonly Meter[], state
 }
 
 /**
- * Sets the gateway's limit headers on a response, after removing the
- * upstream's rate-limit headers of both conventions: they describe the
- * gateway's upstream key, shared by every caller, not this caller's limits.
+ * Sets the gateway's limit headers on a response, after removing any
+ * upstream rate-limit headers of both conventions: the names are the same,
+ * and the gateway's limits are the ones this caller is held to. (Upstream
+ * ones are relayed at all only on `keyPassthrough` routes.)
  */
 export function applyLimitHeaders(headers: Record<string, string>, own: Readonly<Record<string, string>>): void {
   for (const name in headers) {
-    if (name.startsWith('x-ratelimit-') || name.startsWith('anthropic-ratelimit-')) delete headers[name];
+    if (isRateLimitHeader(name)) delete headers[name];
   }
   for (const name in own) headers[name] = own[name]!;
 }

@@ -59,6 +59,24 @@ const affinitySchema = either<boolean | AffinityOptions>((value) =>
       : `must be true, false or \`{ prefixMessages? }\` (got ${got(value)})`,
 );
 
+const BETA_ENTRY = /^(?:\*|[\w.-]+\*?)$/;
+
+const betaEntrySchema = z.string({ error: (issue) => `must be a beta name, a prefix ending in \`*\` or '*' (got ${got(issue.input)})` }).refine(
+  (entry) => BETA_ENTRY.test(entry),
+  { error: (issue) => `must be a beta name ('files-api-2025-04-14'), a prefix ending in \`*\` ('files-api-*') or '*' for every beta that reaches nothing held on the vendor account (got ${JSON.stringify(issue.input)})` },
+);
+
+const betasSchema = optionsObject(
+  {
+    allow: z
+      .array(betaEntrySchema, { error: (issue) => `must be an array of beta names or prefixes ending in \`*\`, e.g. ['*', 'files-api-*'] (got ${got(issue.input)})` })
+      .readonly()
+      .optional(),
+  },
+  '`betas`',
+  "`{ allow: [...] }`, e.g. `{ allow: ['*', 'files-api-*'] }`",
+);
+
 /** The options of a route as one object: `upstream` and `targets` both optional, exactly one checked below. */
 const routeObjectSchema = optionsObject(
   {
@@ -76,6 +94,7 @@ const routeObjectSchema = optionsObject(
       .readonly()
       .optional(),
     keyPassthrough: flag().optional(),
+    betas: betasSchema.optional(),
     onClientAbort: oneOf(['abort', 'drain'], 'what happens to the upstream call when the client leaves').optional(),
     retries: int(0, 100, 'retries per upstream before the next fallback').optional(),
     serveMessages: flag().optional(),

@@ -13,6 +13,7 @@ import type { AffinityOption } from './affinity.js';
 import { createBalancer, type RouteBalancer, type RouterOptions } from './balancer.js';
 import type { RouteStrategy } from './strategies.js';
 import { TargetStats } from './target-stats.js';
+import { type BetaOptions, type BetaPolicy, compileBetaPolicy } from '../vendor-features/beta-policy.js';
 
 export type { ModelMatcher } from '../models/model-matcher.js';
 
@@ -38,6 +39,13 @@ interface RouteCommon {
   fallbacks?: readonly FallbackTarget[];
   /** Send the caller's own key to the upstream instead of the gateway's. Default false. */
   keyPassthrough?: boolean;
+  /**
+   * Which vendor betas and account-held features callers may use: by default every
+   * beta except those reaching what the vendor account holds (files, the MCP connector,
+   * code execution, ...), which get a 400; everything on `keyPassthrough` routes.
+   * See {@link BetaOptions}.
+   */
+  betas?: BetaOptions;
   /** On client disconnect: `abort` the upstream (default) or `drain` it for usage accounting. */
   onClientAbort?: ClientAbortPolicy;
   /** Retries per target before moving on (see `sendWithFallback`). Default 1. */
@@ -108,6 +116,8 @@ export interface ResolvedRoute {
   requestedModel: string;
   keyPassthrough: boolean;
   onClientAbort: ClientAbortPolicy;
+  /** The route's `betas` option, compiled. */
+  betas: BetaPolicy;
 }
 
 export interface Router {
@@ -173,7 +183,12 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
       }
     }
     const several = route.targets !== undefined && route.targets.length > 1;
-    return { route, matches: compileMatcher(route.match), balancer: several ? createBalancer(route, stats, options) : undefined };
+    return {
+      route,
+      matches: compileMatcher(route.match),
+      balancer: several ? createBalancer(route, stats, options) : undefined,
+      betas: compileBetaPolicy(route.betas, route.keyPassthrough === true),
+    };
   });
 
   const resolve = (model: string): ResolvedRoute | undefined => {
@@ -199,6 +214,7 @@ export function createRouter(routes: readonly Route[], options: RouterOptions = 
       requestedModel: model,
       keyPassthrough: route.keyPassthrough ?? false,
       onClientAbort: route.onClientAbort ?? 'abort',
+      betas: hit.betas,
     };
   };
 

@@ -52,6 +52,8 @@ export interface ReadUpstreamErrorOptions {
   redactor?: Redactor;
   /** Most body bytes read. Default 64 KiB. */
   limit?: number;
+  /** Keep the upstream's rate-limit headers: only for a call made with the caller's own key. Default false. */
+  rateLimits?: boolean;
 }
 
 interface VendorError {
@@ -100,9 +102,9 @@ function redactHeaders(headers: Record<string, string>, redactor: Redactor): Rec
 /**
  * Reads an upstream error response (at most 64 KiB of its body) into a
  * `GatewayError` with the upstream's status, the vendor's message, its
- * messages `error.type` or chat `type`/`code`/`param`, and the retry and
- * rate-limit headers (`retry-after`, `retry-after-ms`, `x-ratelimit-*`,
- * `anthropic-ratelimit-*`) plus request ids in `headers`.
+ * messages `error.type` or chat `type`/`code`/`param`, and the retry
+ * headers (`retry-after`, `retry-after-ms`; with `rateLimits` also
+ * `x-ratelimit-*`, `anthropic-ratelimit-*`) plus request ids in `headers`.
  *
  * Credential failures (401, 403) get a fixed message: the vendor's would be
  * about the gateway's key (some vendors quote part of it).
@@ -130,7 +132,7 @@ export async function readUpstreamError(
       : `Upstream "${upstreamName}" ${credentials ? 'rejected the credentials' : 'failed'} (HTTP ${status}).`;
   return new GatewayError(CODE_BY_STATUS[status] ?? 'UPSTREAM_ERROR', message, {
     status,
-    headers: redactHeaders(pickResponseHeaders(response.headers), redactor),
+    headers: redactHeaders(pickResponseHeaders(response.headers, { rateLimits: options.rateLimits === true }), redactor),
     ...(vendor.messagesType ? { messagesType: hide(vendor.messagesType) } : {}),
     ...(vendor.chatType ? { chatType: hide(vendor.chatType) } : {}),
     ...(vendor.chatCode ? { chatCode: hide(vendor.chatCode) } : {}),

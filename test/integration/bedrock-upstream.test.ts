@@ -258,8 +258,9 @@ describe.each(['express5', 'hono'] as const)('Bedrock through the gateway mounte
   });
 
   const lastBody = () => JSON.parse(bedrock.requests.at(-1)!.body) as { anthropic_beta?: string[] };
-  const betas = { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,files-api-2025-04-14' } };
-  const dropped = 'anthropic-beta files-api-2025-04-14 is not available on Amazon Bedrock; not sent';
+  // A beta the route allows (not one reaching the vendor account's resources, which the route refuses first).
+  const betas = { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14,some-new-beta-2099-01-01' } };
+  const dropped = 'anthropic-beta some-new-beta-2099-01-01 is not available on Amazon Bedrock; not sent';
 
   it('messages client, streamed and not; a beta Bedrock does not know is left out and reported in x-modelgate-warnings', async () => {
     const client = anthropicClient(app.url);

@@ -15,6 +15,7 @@ import { isUnforwardableHeader } from '../forward-headers.js';
 import { createHttpClient, hostOf, serverOf } from '../http-client.js';
 import { callerHeaders } from '../request-body.js';
 import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
+import { credentialProviderError } from '../credential-provider-error.js';
 import { normalizeAzureError } from './azure-errors.js';
 import type { AzureOpenAIOptions } from './azure-openai-options.js';
 import { chatCompletionsTarget, deploymentOf, parseAzureEndpoint } from './azure-url.js';
@@ -69,10 +70,10 @@ export function azureOpenAI(options: AzureOpenAIOptions): Upstream {
     try {
       value = await options.azureADTokenProvider?.();
     } catch (error) {
-      throw new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream "${name}" could not get a Microsoft Entra ID token: its azureADTokenProvider failed.`, { cause: error });
+      throw credentialProviderError(name, 'a Microsoft Entra ID token (its azureADTokenProvider failed)', error);
     }
     if (typeof value !== 'string' || value === '') {
-      throw new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream "${name}" could not get a Microsoft Entra ID token: its azureADTokenProvider returned no token.`);
+      throw credentialProviderError(name, 'a Microsoft Entra ID token', new TypeError('its azureADTokenProvider returned no token'));
     }
     if (!tokens.includes(value)) {
       tokens.push(value);

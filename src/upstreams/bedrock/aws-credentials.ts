@@ -8,7 +8,8 @@
  * @internal
  */
 import { isInstalled } from '../../optional-peer.js';
-import { GatewayError } from '../../errors.js';
+import type { GatewayError } from '../../errors.js';
+import { credentialProviderError } from '../credential-provider-error.js';
 
 /** A set of AWS credentials (the shape of the AWS SDK's `AwsCredentialIdentity`). */
 export interface AwsCredentials {
@@ -83,10 +84,9 @@ export function cachedCredentials(provider: AwsCredentialProvider, onCredentials
   };
 }
 
-/** A failed credential fetch as the 502 the gateway answers (retryable: a fallback is tried); the cause is not kept, only its redacted message. */
-export function credentialError(upstream: string, cause: unknown, redact: (text: string) => string): GatewayError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream "${upstream}" could not get AWS credentials: ${redact(detail)}`);
+/** A failed credential fetch as the 502 the gateway answers: fixed text for the client, the provider's error as the cause. */
+export function credentialError(upstream: string, cause: unknown): GatewayError {
+  return credentialProviderError(upstream, 'AWS credentials', cause);
 }
 
 /** The secrets of a set of credentials, for redaction. */

@@ -171,7 +171,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
       });
       return signed.headers;
     } catch (error) {
-      throw credentialError(name, error, redact);
+      throw credentialError(name, error);
     }
   }
 

@@ -8,7 +8,8 @@
  * @internal
  */
 import { isInstalled } from '../../optional-peer.js';
-import { GatewayError } from '../../errors.js';
+import type { GatewayError } from '../../errors.js';
+import { credentialProviderError } from '../credential-provider-error.js';
 
 /** A token with the time it stops working; fetched again shortly before then. */
 export interface VertexToken {
@@ -106,8 +107,7 @@ export function cachedToken(provider: VertexTokenProvider, onToken: (token: stri
   };
 }
 
-/** A failed token fetch as the 502 the gateway answers (retryable: a fallback is tried); only the redacted message is kept. */
-export function tokenError(upstream: string, cause: unknown, redact: (text: string) => string): GatewayError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  return new GatewayError('UPSTREAM_UNAVAILABLE', `Upstream "${upstream}" could not get a Google access token: ${redact(detail)}`);
+/** A failed token fetch as the 502 the gateway answers: fixed text for the client, the provider's error as the cause. */
+export function tokenError(upstream: string, cause: unknown): GatewayError {
+  return credentialProviderError(upstream, 'a Google access token', cause);
 }

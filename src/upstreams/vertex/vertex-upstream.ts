@@ -121,7 +121,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
     try {
       bearer = await token();
     } catch (error) {
-      throw tokenError(name, error, redact);
+      throw tokenError(name, error);
     }
     headers.authorization = `Bearer ${bearer}`;
     headers['content-type'] = 'application/json';

@@ -167,7 +167,6 @@ describe('GET /v1/models: pagination', () => {
 describe('GET /v1/models: default page size per client', () => {
   const extra: ServedModel[] = Array.from({ length: 30 }, (_, i) => ({
     id: `route-model-${String(i).padStart(2, '0')}`,
-    ownedBy: 'openai',
     messages: false,
   }));
   const many = servedModels(DEFAULT_CATALOG, extra);
@@ -195,7 +194,8 @@ describe('GET /v1/models: default page size per client', () => {
     const route = body.data.find((model) => model.id === 'route-model-07');
     expect(route).toMatchObject({
       object: 'model',
-      owned_by: 'openai',
+      // Neutral: never the upstream's name, which defaults to its host and port.
+      owned_by: 'modelgate',
       type: 'model',
       display_name: 'route-model-07',
       created: 0,
@@ -206,7 +206,7 @@ describe('GET /v1/models: default page size per client', () => {
   });
 
   it('a catalog model is not listed twice when a route names it too', () => {
-    const served = servedModels(DEFAULT_CATALOG, [{ id: 'vendora-opus-5', ownedBy: 'someone', messages: false }]);
+    const served = servedModels(DEFAULT_CATALOG, [{ id: 'vendora-opus-5', messages: false }]);
     expect(served.filter((model) => model.id === 'vendora-opus-5')).toHaveLength(1);
     expect(served.find((model) => model.id === 'vendora-opus-5')?.messages).toBe(true);
   });

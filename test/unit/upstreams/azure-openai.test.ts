@@ -83,12 +83,16 @@ describe('azureOpenAI', () => {
     expect(stub!.requests[0]?.headers['api-key']).toBeUndefined();
   });
 
-  it('a failing or empty token provider is a 502 that names the provider, not its error', async () => {
-    const azure = await start({ azureADTokenProvider: () => Promise.reject(new Error('AADSTS700016: secret-ish detail')) });
+  it('a failing or empty token provider is a 502 with fixed text; the provider is named in the cause, its error below it', async () => {
+    const providerError = new Error('AADSTS700016: secret-ish detail');
+    const azure = await start({ azureADTokenProvider: () => Promise.reject(providerError) });
     const error = await azure.send(call()).catch((thrown: unknown) => thrown);
     expect(isGatewayError(error) && error.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect(String((error as Error).message)).toContain('azureADTokenProvider failed');
-    expect(String((error as Error).message)).not.toContain('AADSTS');
+    expect((error as Error).message).toMatch(/could not get credentials for its upstream/);
+    expect((error as Error).message).not.toContain('AADSTS');
+    const cause = (error as Error).cause as Error;
+    expect(cause.message).toContain('azureADTokenProvider failed');
+    expect(cause.cause).toBe(providerError);
     await upstream?.close?.();
     upstream = azureOpenAI({ endpoint: stub!.endpoint, azureADTokenProvider: () => '' });
     const empty = await upstream.send(call()).catch((thrown: unknown) => thrown);

@@ -229,10 +229,14 @@ describe('bedrockUpstream against a Bedrock stub that verifies SigV4', () => {
   });
 
   it('a failing credential provider is a retryable 502 (a fallback is tried), and nothing is sent', async () => {
-    const broken = bedrockUpstream({ region: REGION, endpoint: stub.url, credentials: () => Promise.reject(new Error('the role could not be assumed')) });
+    const providerError = new Error('the role could not be assumed');
+    const broken = bedrockUpstream({ region: REGION, endpoint: stub.url, credentials: () => Promise.reject(providerError) });
     const failure = await broken.send(call({ model: PROFILE, max_tokens: 8, messages: [{ role: 'user', content: 'Hi' }] })).catch((error: unknown) => error);
     expect(isGatewayError(failure) && failure.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect((failure as Error).message).toContain('the role could not be assumed');
+    // The client's text is fixed; the provider's error is kept below the cause for onError.
+    expect((failure as Error).message).toMatch(/could not get credentials for its upstream/);
+    expect((failure as Error).message).not.toContain('the role could not be assumed');
+    expect(((failure as Error).cause as Error).cause).toBe(providerError);
     expect(stub.requests).toHaveLength(0);
     await broken.close?.();
   });

@@ -80,24 +80,26 @@ describe('forwardHeaders', () => {
 });
 
 describe('pickResponseHeaders', () => {
-  it('relays request ids, retry hints and rate limits only', () => {
-    expect(
-      pickResponseHeaders({
-        'request-id': 'req_1',
-        'x-request-id': 'abc',
-        'retry-after': '1',
-        'x-should-retry': 'false',
-        'x-ratelimit-limit-requests': '60',
-        'anthropic-ratelimit-tokens-reset': '2026-01-01T00:00:00Z',
-        'set-cookie': 'x',
-        'content-type': 'application/json',
-        'transfer-encoding': 'chunked',
-      }),
-    ).toEqual({
-      'request-id': 'req_1',
-      'x-request-id': 'abc',
-      'retry-after': '1',
-      'x-should-retry': 'false',
+  const upstream = {
+    'request-id': 'req_1',
+    'x-request-id': 'abc',
+    'retry-after': '1',
+    'x-should-retry': 'false',
+    'x-ratelimit-limit-requests': '60',
+    'anthropic-ratelimit-tokens-reset': '2026-01-01T00:00:00Z',
+    'set-cookie': 'x',
+    'content-type': 'application/json',
+    'transfer-encoding': 'chunked',
+  };
+  const idsAndRetryHints = { 'request-id': 'req_1', 'x-request-id': 'abc', 'retry-after': '1', 'x-should-retry': 'false' };
+
+  it("relays request ids and retry hints only: the upstream's rate limits describe the operator's account", () => {
+    expect(pickResponseHeaders(upstream)).toEqual(idsAndRetryHints);
+  });
+
+  it("relays the rate limits too when asked (a call made with the caller's own key)", () => {
+    expect(pickResponseHeaders(upstream, { rateLimits: true })).toEqual({
+      ...idsAndRetryHints,
       'x-ratelimit-limit-requests': '60',
       'anthropic-ratelimit-tokens-reset': '2026-01-01T00:00:00Z',
     });

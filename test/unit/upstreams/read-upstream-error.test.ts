@@ -64,8 +64,8 @@ describe('readUpstreamError status mapping', () => {
     expect(forbidden.code).toBe('PERMISSION_DENIED');
   });
 
-  it('copies retry, rate-limit and request-id headers, nothing else', async () => {
-    const error = await readUpstreamError(
+  it('copies retry and request-id headers, nothing else; rate limits only with rateLimits', async () => {
+    const upstream = () =>
       response(429, messagesError('rate_limit_error', 'Slow down'), {
         'retry-after': '3',
         'retry-after-ms': '2500',
@@ -75,18 +75,20 @@ describe('readUpstreamError status mapping', () => {
         'set-cookie': 'a=b',
         server: 'vendor-edge',
         'content-type': 'application/json',
-      }),
-      'v',
-    );
-    expect(error.headers).toEqual({
+      });
+    const error = await readUpstreamError(upstream(), 'v');
+    expect(error.headers).toEqual({ 'retry-after': '3', 'retry-after-ms': '2500', 'request-id': 'req_x' });
+    expect(renderError(error, 'chat').headers['retry-after']).toBe('3');
+    const own = await readUpstreamError(upstream(), 'v', { rateLimits: true });
+    expect(own.headers).toEqual({
       'retry-after': '3',
       'retry-after-ms': '2500',
       'anthropic-ratelimit-requests-remaining': '0',
       'x-ratelimit-remaining-tokens': '10',
       'request-id': 'req_x',
     });
-    expect(renderError(error, 'chat').headers['retry-after']).toBe('3');
   });
+
 
   it('reads loose shapes: a string error, a bare message, a detail', async () => {
     expect((await readUpstreamError(response(500, { error: 'boom' }), 'v')).message).toBe('boom');

@@ -184,11 +184,14 @@ describe('vertexUpstream against a Vertex AI stub', () => {
     await adc.close?.();
   });
 
-  it('a failing token source is a retryable 502 (a fallback is tried), redacted, and nothing is sent', async () => {
-    const broken = vertexUpstream({ projectId: PROJECT, region: LOCATION, baseURL: stub.baseURL, accessToken: () => Promise.reject(new Error('metadata server unreachable')) });
+  it('a failing token source is a retryable 502 (a fallback is tried) with fixed text, and nothing is sent', async () => {
+    const providerError = new Error('metadata server unreachable');
+    const broken = vertexUpstream({ projectId: PROJECT, region: LOCATION, baseURL: stub.baseURL, accessToken: () => Promise.reject(providerError) });
     const failure = await broken.send(call(hi)).catch((error: unknown) => error);
     expect(isGatewayError(failure) && failure.code).toBe('UPSTREAM_UNAVAILABLE');
-    expect((failure as Error).message).toContain('metadata server unreachable');
+    expect((failure as Error).message).toMatch(/could not get credentials for its upstream/);
+    expect((failure as Error).message).not.toContain('metadata server unreachable');
+    expect(((failure as Error).cause as Error).cause).toBe(providerError);
     expect(stub.requests).toHaveLength(0);
     await broken.close?.();
   });
