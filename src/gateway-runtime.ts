@@ -121,7 +121,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const tracker = health?.tracker;
   // Affinity and the strategies move off a target that cannot take a request now (cooling, or half-open with its probe out).
   const router = routes
-    ? createRouter(routes, tracker ? { isAvailable: (target) => tracker.cooling(targetKey(target.upstream.name, target.model)) === undefined } : {})
+    ? createRouter(routes, tracker ? { isAvailable: (target, scope) => tracker.cooling(targetKey(target.upstream.name, target.model, scope)) === undefined } : {})
     : undefined;
   const routedFiles = routes && options.files === undefined ? routesFileStore(routes) : undefined;
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
