@@ -219,7 +219,7 @@ export class HealthTracker {
         // A target that never failed has no entry: nothing to remember.
         if (!entry) return;
         if (entry.open && !ticket.probe && ticket.forced !== true && entry.until > this.now()) return; // a late answer from before the cooldown
-        // Kept (healthy), so its gauge series reads 0 rather than vanishing.
+        // A closed target's entry is kept (its gauge series reads 0 rather than vanishing); the success joins its window.
         if (!entry.open) {
           entry.window.record(false);
           return;
