@@ -108,7 +108,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const tracker = health?.tracker;
   // Affinity and the strategies move off a target that cannot take a request now (cooling, or half-open with its probe out).
   const router = routes
-    ? createRouter(routes, tracker ? { isAvailable: (target) => tracker.cooling(targetKey(target.upstream.name, target.model)) === undefined } : {})
+    ? createRouter(routes, tracker ? { isAvailable: (target, scope) => tracker.cooling(targetKey(target.upstream.name, target.model, scope)) === undefined } : {})
     : undefined;
   const filesOptions = toFilesOptions(options.files);
   const files = filesOptions ? gateFileStore(filesOptions) : undefined;

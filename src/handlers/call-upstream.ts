@@ -18,7 +18,9 @@ import { orderTargets } from '../routing/order-targets.js';
 import { CallTracker } from '../routing/track-calls.js';
 import type { CallPlan } from '../routing/call-plan.js';
 import { type AttemptRecord, sendWithFallback } from '../routing/send-with-fallback.js';
-import { createTargetGate } from '../routing/target-gate.js';
+import { createTargetGate, type TargetGate } from '../routing/target-gate.js';
+import { credentialScope } from '../routing/credential-scope.js';
+import type { AttemptHealth } from '../routing/health.js';
 import { overloadedError, SHUT_DOWN_WAITING } from '../routing/overloaded.js';
 import type { Upstream, UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from '../signals/request-deadline.js';
@@ -65,6 +67,8 @@ export interface SentCall<P extends CallPlan> {
   observation?: CallObservation;
   /** Whether the upstream's rate-limit headers reach the client: only when the call carried the caller's own key (`keyPassthrough`). */
   relayRateLimits: boolean;
+  /** Records how the answer's stream ended for its target's health (when cooldowns are on). */
+  settleStream?: (outcome: AttemptHealth) => void;
 }
 
 /**
@@ -89,6 +93,8 @@ export async function sendPlans<P extends CallPlan>(
   const headersOf = callerHeaders(ctx);
   // Only the key that verified is forwarded, never another header's unchecked value.
   const callerKey = route.keyPassthrough ? ctx.credential : undefined;
+  // The upstream answers the caller's own key: its health (a 401, a 429 on that key) is that caller's alone.
+  const healthScope = callerKey === undefined ? undefined : credentialScope(callerKey);
   const planOf = (target: RouteTarget): P => {
     const plan = plans.find((candidate) => candidate.target === target);
     if (!plan) throw new TypeError('no plan for target');
@@ -96,7 +102,7 @@ export async function sendPlans<P extends CallPlan>(
   };
   const observation = ctx.observer?.call(ctx);
   // The routing step: this request's order of the route's targets.
-  const order = orderTargets(route, plans.map((plan) => plan.target), { principalId: ctx.principal?.id, body: plans[0]?.body });
+  const order = orderTargets(route, plans.map((plan) => plan.target), { principalId: ctx.principal?.id, body: plans[0]?.body, healthScope });
   if (observation && order.decision) observation.routing = order.decision;
   const tracker = route.balancer ? new CallTracker(route.balancer.stats) : undefined;
   const makeCall = (target: RouteTarget): UpstreamCall => {
@@ -115,6 +121,16 @@ export async function sendPlans<P extends CallPlan>(
   // A shutdown past its grace period ends a non-streamed call still waiting for its answer (streams are interrupted by the relay).
   if (ctx.slot && plans[0]?.stream !== true) ctx.slot.whileWaiting(() => deadline.cancel(overloadedError(ctx.format, SHUT_DOWN_WAITING, 1)));
   const signal = deadline.source;
+  const gate: TargetGate | undefined = ctx.health
+    ? createTargetGate({
+        tracker: ctx.health,
+        format: ctx.format,
+        ...(route.route.whenAllCooling !== undefined ? { whenAllCooling: route.route.whenAllCooling } : {}),
+        ...(healthScope !== undefined ? { scope: healthScope } : {}),
+        ...(observation ? { onSkip: observation.skipped } : {}),
+        callerDirected: (target) => steersTarget(headersOf(target.upstream), target.upstream.callerHeaderPrefixes),
+      })
+    : undefined;
   let result;
   try {
     result = await sendWithFallback(order.targets, makeCall, {
@@ -124,17 +140,7 @@ export async function sendPlans<P extends CallPlan>(
       deadlineAt: deadline.at,
       ...(route.route.retries !== undefined ? { retries: route.route.retries } : {}),
       ...(onAttempt ? { onAttempt } : {}),
-      ...(ctx.health
-        ? {
-            health: createTargetGate({
-              tracker: ctx.health,
-              format: ctx.format,
-              ...(route.route.whenAllCooling !== undefined ? { whenAllCooling: route.route.whenAllCooling } : {}),
-              ...(observation ? { onSkip: observation.skipped } : {}),
-              callerDirected: (target) => steersTarget(headersOf(target.upstream), target.upstream.callerHeaderPrefixes),
-            }),
-          }
-        : {}),
+      ...(gate ? { health: gate } : {}),
     });
   } catch (error) {
     deadline.release();
@@ -153,6 +159,7 @@ export async function sendPlans<P extends CallPlan>(
     relayRateLimits: callerKey !== undefined,
   };
   if (observation) sent.observation = observation;
+  if (gate) sent.settleStream = gate.streamSettler(result.target);
   return sent;
 }
 

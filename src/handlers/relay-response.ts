@@ -6,7 +6,6 @@
  * @internal
  */
 import { streamHealth } from '../routing/attempt-health.js';
-import { targetKey } from '../routing/health.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { readResponseMeta } from '../observability/genai-attributes.js';
@@ -152,7 +151,7 @@ export async function relayStream(
   if (report && observer && ctx.route?.onClientAbort === 'drain') observation?.relayed();
   let ended = false;
   let releaseSlot: (() => void) | undefined;
-  const health = ctx.health;
+  const { settleStream } = sent;
   const { admission } = runtime;
   const body = relaySse({
     upstream: response.body,
@@ -174,9 +173,7 @@ export async function relayStream(
       if (outcome.status === 'aborted' && outcome.drained !== true) deadline.abandon();
       else deadline.release();
       // How the stream ended is what it says of its target: a stream its upstream broke off counts as a failed attempt (a shutdown's interruption does not).
-      if (health && !(outcome.status === 'failed' && admission.stopped)) {
-        health.settle({ key: targetKey(target.upstream.name, target.model), probe: false }, streamHealth(outcome.status, outcome.error), target.upstream.name, target.model);
-      }
+      if (settleStream && !(outcome.status === 'failed' && admission.stopped)) settleStream(streamHealth(outcome.status, outcome.error));
       // The call's place is given back once its usage is reported (a shutdown waits for both).
       if (!report || !observer) return releaseSlot?.();
       report({

@@ -4,9 +4,9 @@
  * @internal
  */
 import type { z } from 'zod';
-import type { CooldownOptions } from '../routing/health.js';
+import { type CooldownOptions, MAX_COOLDOWN_WINDOW } from '../routing/cooldown-options.js';
 import type { HealthStore } from '../routing/health-store.js';
-import type { RedisHealthStoreOptions } from '../routing/redis-health-store.js';
+import type { RedisHealthStoreOptions } from '../routing/redis-health-store-options.js';
 import type { RoutingOptions } from '../routing/routing-options.js';
 import { type Assert, fn, got, int, isObject, optionsObject, type SameOptions, MAX_TIMER_MS, shaped } from './option-schemas.js';
 import { redisClientSchema } from './redis-client-schema.js';
@@ -35,14 +35,23 @@ const storeSchema = shaped<HealthStore | false>(
 
 const cooldownShape = optionsObject(
   {
-    failures: int(1, 1_000_000, 'consecutive failures that cool a target').optional(),
+    failures: int(1, MAX_COOLDOWN_WINDOW, 'failed attempts among the last `window` that cool a target').optional(),
+    window: int(1, MAX_COOLDOWN_WINDOW, 'attempts per target the failure rule looks back on').optional(),
     baseMs: int(0, MAX_TIMER_MS, 'ms of the first cooldown').optional(),
     maxMs: int(0, MAX_TIMER_MS, 'ms of the longest cooldown').optional(),
     probeTimeoutMs: int(1, MAX_TIMER_MS, 'ms a half-open probe may take before another may go').optional(),
   },
   'a `routing.cooldown`',
-  '`{ failures?, baseMs?, maxMs?, probeTimeoutMs? }`',
-);
+  '`{ failures?, window?, baseMs?, maxMs?, probeTimeoutMs? }`',
+).superRefine((cooldown, ctx) => {
+  if (cooldown.failures !== undefined && cooldown.window !== undefined && cooldown.failures > cooldown.window) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['failures'],
+      message: `is ${cooldown.failures}, more than \`window\` (${cooldown.window}): a target cools once \`failures\` of its last \`window\` attempts failed; lower \`failures\` or raise \`window\``,
+    });
+  }
+});
 
 /** The gateway's `routing` option. */
 export const routingSchema = optionsObject(

@@ -2,8 +2,8 @@
  * What one upstream attempt says about its target's health. Failures are
  * the answers worth another attempt elsewhere: no response (connection
  * error, time-out), 5xx (529 included; not 501 or 508), and a 429 without a retry hint; a
- * 429 with one cools the target for that long. Any other answer (2xx, 4xx)
- * shows a working target.
+ * 429 or a 503 with one cools the target for that long (the upstream said
+ * when to come back). Any other answer (2xx, 4xx) shows a working target.
  *
  * @internal
  */
@@ -20,6 +20,7 @@ import type { AttemptHealth } from './health.js';
 export function responseHealth(status: number, retryAfterMs: number | undefined, shouldRetry = true): AttemptHealth {
   if (!shouldRetry || status === 501 || status === 508) return { kind: 'neutral' };
   if (status === 429) return retryAfterMs === undefined ? { kind: 'failure' } : { kind: 'rate_limited', retryAfterMs };
+  if (status === 503 && retryAfterMs !== undefined) return { kind: 'unavailable', retryAfterMs };
   return status >= 500 ? { kind: 'failure' } : { kind: 'success' };
 }
 

@@ -7,7 +7,7 @@
  * @internal
  */
 import { affinityOptions, type AffinityOptions } from './affinity.js';
-import type { Route, RouteTarget } from './routes.js';
+import type { Route, RouteTarget } from './route-types.js';
 import type { RouteStrategy } from './strategies.js';
 import { TargetStats } from './target-stats.js';
 
@@ -16,9 +16,11 @@ export interface RouterOptions {
   /**
    * Whether a target may be chosen now (false while it is cooling down, say).
    * Affinity moves off a target that is not; the strategies put such targets
-   * last. Default: every target is.
+   * last. `scope` is the request's health scope (its credential's id on a
+   * `keyPassthrough` route, where health is kept per credential). Default:
+   * every target is.
    */
-  isAvailable?: (target: RouteTarget) => boolean;
+  isAvailable?: (target: RouteTarget, scope: string | undefined) => boolean;
   /** Uniform numbers in [0, 1) for the weighted choices. Default `Math.random`. */
   random?: () => number;
 }
@@ -30,7 +32,7 @@ export interface RouteBalancer {
   readonly affinity: Required<AffinityOptions> | undefined;
   readonly stats: TargetStats;
   readonly random: () => number;
-  isAvailable(target: RouteTarget): boolean;
+  isAvailable(target: RouteTarget, scope: string | undefined): boolean;
 }
 
 const ALWAYS = (): boolean => true;

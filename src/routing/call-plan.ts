@@ -2,7 +2,7 @@
  * What the gateway sends to one target of a route: the plan the handlers
  * build and observability describes.
  */
-import type { RouteTarget } from './routes.js';
+import type { RouteTarget } from './route-types.js';
 import type { UpstreamOperation } from '../upstreams/upstream.js';
 
 /** What to send to one target. */

@@ -6,13 +6,14 @@
  */
 import { GatewayError } from '../errors.js';
 import type { WireFormat } from '../types.js';
-import type { Cooling } from './health.js';
+import { type Cooling, isRetryHint } from './health.js';
 import { overloadedError } from './overloaded.js';
 
 /**
  * Rate limits (each target's upstream answered 429 with a retry hint) give
  * a 429 `rate_limit_error` (chat `rate_limit_exceeded`); anything else a
- * chat 503 `upstream_cooling` / messages 529 `overloaded_error`.
+ * chat 503 `upstream_cooling` / messages 529 `overloaded_error`, saying
+ * whether the upstreams asked to wait (a 503 with a retry hint) or failed.
  *
  * @param coolings One per target, none empty.
  * @param now The clock the coolings' `until` is read on.
@@ -28,5 +29,6 @@ export function allCoolingError(coolings: readonly Cooling[], format: WireFormat
       headers,
     });
   }
-  return overloadedError(format, `${targets} cooling down after repeated failures; retry after ${seconds} s.`, seconds, 'UPSTREAM_COOLING');
+  const why = coolings.every((cooling) => isRetryHint(cooling.cause)) ? 'unavailable and asked to wait' : 'cooling down after repeated failures';
+  return overloadedError(format, `${targets} ${why}; retry after ${seconds} s.`, seconds, 'UPSTREAM_COOLING');
 }

@@ -24,7 +24,7 @@ export function createGatewayHealth(options: RoutingOptions | undefined, now?: (
   const stopPublishing = tracker.onChange((change) => {
     if (change.started) {
       const { cause, durationMs, level } = change.started;
-      store.publish({ key: change.key, upstream: change.upstream, model: change.model, remainingMs: durationMs, level, cause, source });
+      store.publish({ key: change.key, upstream: change.upstream, model: change.model, remainingMs: durationMs, level, cause, source, ...(change.scoped ? { scoped: true } : {}) });
     } else if (change.state === 'healthy') store.recover(change.key);
   });
   const stopReading = store.subscribe((cooldowns) => {

@@ -11,7 +11,8 @@
  */
 import { affinityKey, rendezvousOrder } from './affinity.js';
 import type { RouteBalancer } from './balancer.js';
-import type { ResolvedRoute, RouteTarget } from './routes.js';
+import type { RouteTarget } from './route-types.js';
+import type { ResolvedRoute } from './routes.js';
 import { type Candidate, type RouteStrategy, strategyOrder } from './strategies.js';
 
 /** What affinity did for a request: kept its prefix's target, moved off it (unavailable), or had no prefix to go by. */
@@ -37,6 +38,8 @@ export interface RequestForRouting {
   principalId: string | undefined;
   /** The body sent upstream, in its wire format (chat or messages), for the affinity key. */
   body: unknown;
+  /** The request's health scope (its credential's id on a `keyPassthrough` route), for `isAvailable`. */
+  healthScope?: string | undefined;
 }
 
 function strategyRanked(balancer: RouteBalancer, targets: readonly RouteTarget[]): RouteTarget[] {
@@ -67,7 +70,7 @@ export function orderTargets(route: ResolvedRoute, targets: readonly RouteTarget
   }
   const available: RouteTarget[] = [];
   const away: RouteTarget[] = [];
-  for (const target of own) (balancer.isAvailable(target) ? available : away).push(target);
+  for (const target of own) (balancer.isAvailable(target, request.healthScope) ? available : away).push(target);
 
   const key = balancer.affinity ? affinityKey(request.principalId ?? '', request.body, balancer.affinity.prefixMessages) : undefined;
   if (balancer.affinity && key !== undefined) {

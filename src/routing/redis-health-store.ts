@@ -11,22 +11,13 @@
  */
 import { assertOptions } from '../options/parse-options.js';
 import { redisHealthStoreOptionsSchema } from '../options/health-store-schema.js';
-import { type IoRedisLike, type NodeRedisLike, scriptRunner, scriptSha } from '../redis/script-runner.js';
+import { scriptRunner, scriptSha } from '../redis/script-runner.js';
 import type { HealthStore, SharedCooldown } from './health-store.js';
 import { PUBLISH_SCRIPT, READ_SCRIPT, RECOVER_SCRIPT } from './redis-health-scripts.js';
 import { markShared } from '../shared-store.js';
+import type { RedisHealthStoreOptions } from './redis-health-store-options.js';
 
-/** Options of {@link redisHealthStore}. */
-export interface RedisHealthStoreOptions {
-  /** A connected ioredis (`new Redis(url)`) or node-redis (`await createClient({ url }).connect()`) client; a Cluster client works too. */
-  client: IoRedisLike | NodeRedisLike;
-  /** Prefix of the store's one key (`{prefix}cooldowns`). Default `'modelgate:health:'`. */
-  prefix?: string;
-  /** Ms between two reads of the shared cooldowns: how late an instance may see another's. Default 1000. */
-  refreshMs?: number;
-  /** Told of every failed Redis call (the instances then go on with their own state). Default: ignored. */
-  onError?: (error: unknown) => void;
-}
+export type { RedisHealthStoreOptions } from './redis-health-store-options.js';
 
 const PUBLISH_SHA = scriptSha(PUBLISH_SCRIPT);
 const READ_SHA = scriptSha(READ_SCRIPT);
@@ -49,8 +40,9 @@ function parseReply(reply: unknown): SharedCooldown[] {
         model: record.model,
         remainingMs: Number(remaining),
         level: Number(record.level) || 0,
-        cause: record.cause === 'rate_limit' ? 'rate_limit' : 'failures',
+        cause: record.cause === 'rate_limit' || record.cause === 'unavailable' ? record.cause : 'failures',
         source: record.source,
+        ...(record.scoped === true ? { scoped: true } : {}),
       });
     } catch {
       // Someone else's value under our key: not a cooldown.
@@ -122,6 +114,8 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
   return markShared({
     publish(cooldown) {
       const record: Record = { upstream: cooldown.upstream, model: cooldown.model, level: cooldown.level, cause: cooldown.cause, source: cooldown.source };
+      // One credential's cooldown (`keyPassthrough`): its field is the credential's digest, never the key.
+      if (cooldown.scoped === true) record.scoped = true;
       bounded(run(PUBLISH_SCRIPT, PUBLISH_SHA, [key], [cooldown.key, String(Math.max(0, Math.round(cooldown.remainingMs))), JSON.stringify(record)])).catch(fail);
     },
     recover(field) {

@@ -1,7 +1,7 @@
 /**
  * The gateway's `routing` option.
  */
-import type { CooldownOptions } from './health.js';
+import type { CooldownOptions } from './cooldown-options.js';
 import type { HealthStore } from './health-store.js';
 
 export interface RoutingOptions {

@@ -12,13 +12,13 @@ import { discardBody } from '../upstreams/read-body.js';
 import { retryAfterMs } from '../upstreams/retry-after.js';
 import type { AbortSource } from '../signals/abort-source.js';
 import { clientLeftError } from '../signals/client-left.js';
-import type { RouteTarget } from './routes.js';
+import type { RouteTarget } from './route-types.js';
 import { errorHealth, responseHealth } from './attempt-health.js';
-
-const NEUTRAL: AttemptHealth = { kind: 'neutral' };
-import type { AttemptHealth, Cooling, HealthTicket } from './health.js';
+import { type AttemptHealth, type Cooling, type HealthTicket, isRetryHint } from './health.js';
 import type { TargetGate } from './target-gate.js';
 import type { UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
+
+const NEUTRAL: AttemptHealth = { kind: 'neutral' };
 
 /** Options of {@link sendWithFallback}. */
 export interface SendWithFallbackOptions {
@@ -52,8 +52,10 @@ export interface SendWithFallbackOptions {
   onAttempt?: (attempt: AttemptRecord) => void;
   /**
    * Per-target health: cooling targets are skipped without waiting, and
-   * every attempt's outcome is recorded. When every target is cooling
-   * before the first attempt, its answer is thrown at once. Default: none.
+   * every attempt's outcome is recorded. When the gate refuses the call
+   * before the first attempt (every target cooling, and the route rejects
+   * or every upstream asked to wait), its answer is thrown at once.
+   * Default: none.
    */
   health?: TargetGate;
 }
@@ -209,7 +211,7 @@ export async function sendWithFallback(
       if (gate && retry < retries) {
         const cooling = gate.cooling(target);
         // Now cooling: move on at once, unless this is the upstream's own retry-after and nothing else is up.
-        if (cooling?.cause === 'rate_limit' && wait !== undefined && !gate.anyAvailable(targets.slice(targetIndex + 1))) wait = Math.max(wait, cooling.remainingMs + 1);
+        if (cooling && isRetryHint(cooling.cause) && wait !== undefined && !gate.anyAvailable(targets.slice(targetIndex + 1))) wait = Math.max(wait, cooling.remainingMs + 1);
         else if (cooling) retry = retries;
       }
       const isFinal = retry >= retries && (targetIndex === targets.length - 1 || (gate !== undefined && !gate.anyAvailable(targets.slice(targetIndex + 1))));

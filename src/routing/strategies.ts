@@ -83,8 +83,22 @@ export function lowestLatencyOrder<T>(candidates: readonly Candidate<T>[], rando
   return ordered.map((candidate) => candidate.target);
 }
 
-/** The order `strategy` gives `candidates`, best first. */
-export function strategyOrder<T>(strategy: RouteStrategy, candidates: readonly Candidate<T>[], random: () => number): T[] {
+/** The least share of its weight a target keeps however often it fails (so it still gets the samples that show it recovered). */
+export const MIN_HEALTH_FACTOR = 0.01;
+
+/**
+ * The share of its weight a target gets: the square of its recent success
+ * ratio (a failed attempt costs the call a second one elsewhere), at least
+ * {@link MIN_HEALTH_FACTOR}. A target failing 15 % of its attempts keeps
+ * about 72 % of its weight, one failing half of them 25 %.
+ */
+export function healthFactor(stat: TargetStat): number {
+  return Math.max(MIN_HEALTH_FACTOR, stat.successRatio * stat.successRatio);
+}
+
+/** The order `strategy` gives `candidates`, best first; each weight scaled by its target's {@link healthFactor}. */
+export function strategyOrder<T>(strategy: RouteStrategy, given: readonly Candidate<T>[], random: () => number): T[] {
+  const candidates = given.map((candidate) => ({ ...candidate, weight: candidate.weight * healthFactor(candidate.stat) }));
   switch (strategy) {
     case 'weighted':
       return weightedOrder(candidates, random);

@@ -1,7 +1,8 @@
 /**
  * What a gateway instance knows of each deployment it calls: the calls it
- * has open on it, and its recent time to the response head (exponentially
- * weighted). The strategies read it; `sendPlans` keeps it up to date.
+ * has open on it, its recent time to the response head and its recent share
+ * of attempts that succeeded (both exponentially weighted). The strategies
+ * read it; `sendPlans` keeps it up to date.
  *
  * @internal
  */
@@ -10,6 +11,9 @@ import type { Upstream } from '../upstreams/upstream.js';
 
 /** Weight of the newest time-to-first-byte sample in the moving average. */
 export const LATENCY_SMOOTHING = 0.3;
+
+/** Weight of the newest attempt in the moving success ratio (about the last 20 attempts count). */
+export const SUCCESS_SMOOTHING = 0.1;
 
 /**
  * Model ids remembered per upstream. A route's own targets are a handful; a
@@ -28,6 +32,8 @@ export interface TargetStat {
   inFlight: number;
   /** Exponentially weighted time to the response head, in ms; undefined before the first sample. */
   latencyMs: number | undefined;
+  /** Exponentially weighted share of its attempts that got a usable answer (not 429, 5xx or none), in [0, 1]; 1 before the first. */
+  successRatio: number;
 }
 
 /** A deployment as the figures know it: an upstream and the model id sent to it. */
@@ -52,7 +58,7 @@ export class TargetStats {
     }
     let stat = models.get(target.model);
     if (stat === undefined) {
-      stat = { inFlight: 0, latencyMs: undefined };
+      stat = { inFlight: 0, latencyMs: undefined, successRatio: 1 };
       models.set(target.model, stat);
     }
     return stat;
@@ -74,10 +80,11 @@ export class TargetStats {
     if (stat.inFlight > 0) stat.inFlight--;
   }
 
-  /** `target`'s response head came `ms` after its attempt started. */
+  /** `target`'s response head came `ms` after its attempt started, with a usable answer. */
   answered(target: StatTarget, ms: number): void {
     const stat = this.of(target);
-    stat.latencyMs = stat.latencyMs === undefined ? ms : stat.latencyMs + this.smoothing * (ms - stat.latencyMs);
+    this.sample(stat, ms);
+    stat.successRatio += SUCCESS_SMOOTHING * (1 - stat.successRatio);
   }
 
   /**
@@ -86,6 +93,11 @@ export class TargetStats {
    */
   failed(target: StatTarget, ms: number): void {
     const stat = this.of(target);
-    this.answered(target, Math.max(ms, 2 * (stat.latencyMs ?? ms)));
+    this.sample(stat, Math.max(ms, 2 * (stat.latencyMs ?? ms)));
+    stat.successRatio -= SUCCESS_SMOOTHING * stat.successRatio;
+  }
+
+  private sample(stat: TargetStat, ms: number): void {
+    stat.latencyMs = stat.latencyMs === undefined ? ms : stat.latencyMs + this.smoothing * (ms - stat.latencyMs);
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { RequestDeadline } from '../signals/request-deadline.js';
 import type { AttemptRecord } from './send-with-fallback.js';
-import type { RouteTarget } from './routes.js';
+import type { RouteTarget } from './route-types.js';
 import type { TargetStats } from './target-stats.js';
 
 /** The bookkeeping of one call's attempts. */

@@ -12,6 +12,7 @@ import { AUTH, openAIClient } from '../helpers/e2e-fixtures.js';
 import { useRedisClients } from '../helpers/redis-clients.js';
 import { startRedis } from '../helpers/redis-server.js';
 import { type StartedApp, startApp } from '../helpers/start-app.js';
+import { startStubUpstream } from '../helpers/stub-upstream.js';
 
 const REFRESH_MS = 50;
 const redis = useRedisClients();
@@ -97,6 +98,48 @@ describe('cooldowns shared through Redis', () => {
       primary.fault = 'good';
       await app.close();
       client.disconnect();
+    }
+  });
+
+  it("keyPassthrough: Alice's own rate limit reaches Alice's calls on the other instance, never Bob's, and Redis holds no key", async () => {
+    const alice = 'sk-alice-shared-000000000000';
+    const bob = 'sk-bob-shared-00000000000000';
+    const auth = { keys: [{ key: alice, id: 'alice' }, { key: bob, id: 'bob' }] };
+    const upstream = await startStubUpstream((request) =>
+      request.headers.authorization === `Bearer ${alice}`
+        ? { kind: 'json', status: 429, headers: { 'retry-after': '30' }, body: { error: { message: 'slow down', type: 'rate_limit_error', param: null, code: null } } }
+        : { kind: 'json', body: { id: 'c', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop', logprobs: null }] } },
+    );
+    const prefix = `p${Date.now()}:`;
+    const passthrough = (): Route[] => [{ match: 'team-model', upstream: openAICompatible({ baseURL: `${upstream.url}/v1`, apiKey: 'sk-up', name: 'vendor' }), keyPassthrough: true, retries: 0 }];
+    const a = await startApp('node', { auth, routes: passthrough(), routing: { health: redisHealthStore({ client: redis.io, prefix, refreshMs: REFRESH_MS }) } });
+    const b = await startApp('express5', { auth, routes: passthrough(), routing: { health: redisHealthStore({ client: redis.node, prefix, refreshMs: REFRESH_MS }) } });
+    const status = async (app: StartedApp, key: string) =>
+      (await fetch(`${app.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'team-model', messages: [{ role: 'user', content: 'hi' }] }),
+      })).status;
+    try {
+      expect(await status(a, alice)).toBe(429);
+      expect(upstream.requests).toHaveLength(1);
+      await sleep(REFRESH_MS * 6);
+      // Instance B took Alice's cooldown over: her call there is answered without reaching the upstream.
+      expect(await status(b, alice)).toBe(429);
+      expect(upstream.requests).toHaveLength(1);
+      // Bob's calls reach the upstream on both instances.
+      expect(await status(b, bob)).toBe(200);
+      expect(await status(a, bob)).toBe(200);
+      expect(upstream.requests).toHaveLength(3);
+      // What Redis holds names the target and a digest of the credential, never the key.
+      const stored = JSON.stringify(await redis.io.hgetall(`${prefix}cooldowns`));
+      expect(stored).toContain('vendor');
+      expect(stored).not.toContain('alice');
+      expect(stored).not.toContain(alice.slice(3, 12));
+    } finally {
+      await a.close();
+      await b.close();
+      await upstream.close();
     }
   });
 });

@@ -31,10 +31,11 @@ beforeAll(async () => {
     auth: AUTH,
     prometheus: { registry },
     routing: { cooldown: { failures: 2, baseMs: COOLDOWN_MS } },
+    // These routes answer locally when every target cools (the default tries them anyway: see cooldowns-panic.test.ts).
     routes: [
-      { match: 'team-model', upstream: chat('primary', primary), model: 'up-model', fallbacks: [{ upstream: chat('backup', backup), model: 'up-model' }], retries: 0 },
+      { match: 'team-model', upstream: chat('primary', primary), model: 'up-model', fallbacks: [{ upstream: chat('backup', backup), model: 'up-model' }], retries: 0, whenAllCooling: 'reject' },
       // Each vendor-* model id is a target of its own (same upstream, another model id).
-      { match: 'vendor-*', upstream: messagesUpstream({ baseURL: vendor.url, apiKey: 'sk-up', name: 'vendor' }), serveMessages: true, retries: 0 },
+      { match: 'vendor-*', upstream: messagesUpstream({ baseURL: vendor.url, apiKey: 'sk-up', name: 'vendor' }), serveMessages: true, retries: 0, whenAllCooling: 'reject' },
     ],
   });
 });
@@ -90,7 +91,7 @@ describe('cooldowns', () => {
     expect(sumOf(await scrape(), 'modelgate_upstream_state', { upstream: 'primary', model: 'up-model' })).toBe(0);
   });
 
-  it('every target cooling: chat callers get 503 upstream_cooling with retry-after, at once', async () => {
+  it("whenAllCooling 'reject', every target cooling: chat callers get 503 upstream_cooling with retry-after, at once", async () => {
     primary.fault = '5xx';
     backup.fault = '5xx';
     for (let i = 0; i < 2; i++) await failure(() => ask());
@@ -109,7 +110,7 @@ describe('cooldowns', () => {
     expectRetryAfter(apiError.headers?.get('retry-after'));
   });
 
-  it('every target cooling: messages callers get 529 overloaded_error with retry-after', async () => {
+  it("whenAllCooling 'reject', every target cooling: messages callers get 529 overloaded_error with retry-after", async () => {
     vendor.fault = '529';
     const client = anthropicClient(app.url);
     const call = () => client.messages.create({ model: 'vendor-overloaded', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });

@@ -22,6 +22,15 @@ describe('routing', () => {
     expect(problems).toHaveLength(6);
   });
 
+  it('cooldown.failures counts among the last `window` attempts: more failures than the window is refused, saying what to change', () => {
+    const problems = problemsOf(make({ routing: { cooldown: { failures: 12, window: 10 } } }));
+    expect(problemAt(problems, 'routing.cooldown.failures')).toBe(
+      'is 12, more than `window` (10): a target cools once `failures` of its last `window` attempts failed; lower `failures` or raise `window`',
+    );
+    expect(problems).toHaveLength(1);
+    expect(problemAt(problemsOf(make({ routing: { cooldown: { window: 0 } } })), 'routing.cooldown.window')).toMatch(/^must be an integer from 1 .*\(got 0\)/);
+  });
+
   it('whenAllCooling is reject or try', () => {
     const problems = problemsOf(make({ routes: [{ match: 'm', upstream, whenAllCooling: 'wait' }] }));
     expect(problemAt(problems, 'routes[0].whenAllCooling')).toMatch(/reject.*try/);
@@ -33,7 +42,7 @@ describe('routing', () => {
   });
 
   it('the documented configurations construct', async () => {
-    for (const routing of [undefined, { health: false as const }, { health: memoryHealthStore(), cooldown: { failures: 5, baseMs: 1_000, maxMs: 60_000, probeTimeoutMs: 10_000 } }]) {
+    for (const routing of [undefined, { health: false as const }, { health: memoryHealthStore(), cooldown: { failures: 5, baseMs: 1_000, maxMs: 60_000, probeTimeoutMs: 10_000 } }, { cooldown: { failures: 9, window: 10 } }]) {
       const gateway = createGateway({ auth: { keys: ['sk-a'] }, routes: [{ match: 'm', upstream: upstreamOf(), whenAllCooling: 'try' }], ...(routing ? { routing } : {}) });
       await gateway.close();
     }

@@ -8,7 +8,12 @@ describe('responseHealth', () => {
   });
   it.each([500, 502, 503, 504, 529])('%i is a failure', (status) => {
     expect(responseHealth(status, undefined)).toEqual({ kind: 'failure' });
+  });
+  it.each([500, 502, 504, 529])('%i with a retry hint is still a failure', (status) => {
     expect(responseHealth(status, 2_000)).toEqual({ kind: 'failure' });
+  });
+  it('503 with a hint cools for the hint (the upstream said when to come back)', () => {
+    expect(responseHealth(503, 2_000)).toEqual({ kind: 'unavailable', retryAfterMs: 2_000 });
   });
   it('429 with a hint cools for the hint; without one it is a failure', () => {
     expect(responseHealth(429, 2_500)).toEqual({ kind: 'rate_limited', retryAfterMs: 2_500 });

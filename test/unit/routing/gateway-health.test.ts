@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGatewayHealth } from '../../../src/routing/gateway-health.js';
-import { targetKey } from '../../../src/routing/health.js';
+import { DEFAULT_COOLDOWN, targetKey } from '../../../src/routing/health.js';
 import { memoryHealthStore } from '../../../src/routing/memory-health-store.js';
 
 const KEY = targetKey('up', 'model-1');
@@ -11,7 +11,7 @@ describe('createGatewayHealth', () => {
     expect(createGatewayHealth({ health: false })).toBeUndefined();
     const a = createGatewayHealth(undefined)!;
     const b = createGatewayHealth(undefined)!;
-    for (let i = 0; i < 3; i++) a.tracker.settle({ key: KEY, probe: false }, { kind: 'failure' }, 'up', 'model-1');
+    for (let i = 0; i < DEFAULT_COOLDOWN.failures; i++) a.tracker.settle({ key: KEY, probe: false }, { kind: 'failure' }, 'up', 'model-1');
     expect(a.tracker.state(KEY)).toBe('cooling');
     expect(b.tracker.state(KEY)).toBe('healthy');
   });
@@ -22,7 +22,7 @@ describe('createGatewayHealth', () => {
     const store = memoryHealthStore({ now: clock });
     const a = createGatewayHealth({ health: store }, clock)!;
     const b = createGatewayHealth({ health: store }, clock)!;
-    for (let i = 0; i < 3; i++) a.tracker.settle({ key: KEY, probe: false }, { kind: 'failure' }, 'up', 'model-1');
+    for (let i = 0; i < DEFAULT_COOLDOWN.failures; i++) a.tracker.settle({ key: KEY, probe: false }, { kind: 'failure' }, 'up', 'model-1');
     await flush();
     expect(b.tracker.state(KEY)).toBe('cooling');
     expect(b.tracker.cooling(KEY)?.until).toBe(6_000);
@@ -41,7 +41,7 @@ describe('createGatewayHealth', () => {
     const a = createGatewayHealth({ health: store })!;
     const b = createGatewayHealth({ health: store })!;
     b.close();
-    for (let i = 0; i < 3; i++) a.tracker.settle({ key: KEY, probe: false }, { kind: 'failure' }, 'up', 'model-1');
+    for (let i = 0; i < DEFAULT_COOLDOWN.failures; i++) a.tracker.settle({ key: KEY, probe: false }, { kind: 'failure' }, 'up', 'model-1');
     await flush();
     expect(b.tracker.state(KEY)).toBe('healthy');
     a.close();

@@ -142,3 +142,31 @@ describe('lowest-latency', () => {
     expect(stats.of(ta!).latencyMs).toBeCloseTo(130, 6);
   });
 });
+
+describe('recent failures scale a target’s weight down', () => {
+  it('a target failing 15 % of its attempts gets clearly less traffic than a healthy one, and never none', () => {
+    const route = resolve({ targets: [{ upstream: a }, { upstream: b }] }, { random: seededRandom(3) });
+    const stats = route.balancer!.stats;
+    const random = seededRandom(11);
+    for (let i = 0; i < 400; i++) {
+      if (random() < 0.15) stats.failed(route.targets[0]!, 10);
+      else stats.answered(route.targets[0]!, 10);
+      stats.answered(route.targets[1]!, 10);
+    }
+    const draws = 20_000;
+    let flaky = 0;
+    for (let i = 0; i < draws; i++) if (order(route)[0] === 'a') flaky++;
+    // Equal weights would give 50 %; 4 standard deviations of a share over 20 000 draws is below 1.42 points.
+    expect(flaky / draws).toBeLessThan(0.5 - 0.0142);
+    expect(flaky).toBeGreaterThan(0);
+  });
+
+  it('a target that failed every recent attempt keeps a sliver of traffic (to see it recover)', () => {
+    const route = resolve({ targets: [{ upstream: a }, { upstream: b }] }, { random: seededRandom(5) });
+    for (let i = 0; i < 200; i++) route.balancer!.stats.failed(route.targets[0]!, 10);
+    let firsts = 0;
+    for (let i = 0; i < 20_000; i++) if (order(route)[0] === 'a') firsts++;
+    expect(firsts).toBeGreaterThan(0);
+    expect(firsts / 20_000).toBeLessThan(0.05);
+  });
+});

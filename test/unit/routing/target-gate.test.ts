@@ -103,11 +103,11 @@ describe('sendWithFallback with per-target health', () => {
     expect(cooling && cooling.until - tracker.now()).toBe(10_000);
   });
 
-  it('every target cooling: refused at once with retry-after of the earliest, in the caller format', async () => {
+  it("whenAllCooling 'reject', every target cooling: refused at once with retry-after of the earliest, in the caller format", async () => {
     const a = await target('a', [status(503)]);
     const b = await target('b', [status(503)]);
     for (const format of ['chat', 'messages'] as const) {
-      const { send, advance } = setup({ format });
+      const { send, advance } = setup({ format, whenAllCooling: 'reject' });
       for (let i = 0; i < 3; i++) await send([a, b]);
       advance(1_200);
       const count = a.stub.requests.length + b.stub.requests.length;
