@@ -34,25 +34,40 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** True once the server answers PING with PONG. */
-function ping(port: number): Promise<boolean> {
+/**
+ * True once the server on `port` answers and is the process `pid` (not
+ * another test's Redis that took the port first).
+ */
+function answers(port: number, pid: number | undefined): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = new Socket();
     let reply = '';
     socket.setTimeout(500, () => socket.destroy());
     socket.once('error', () => resolve(false));
-    socket.once('close', () => resolve(reply.startsWith('+PONG')));
+    socket.once('close', () => resolve(pid !== undefined && reply.includes(`process_id:${pid}\r\n`)));
     socket.on('data', (data) => {
       reply += data.toString();
-      socket.end();
+      if (reply.includes('process_id:') && reply.endsWith('\r\n')) socket.end();
     });
-    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+    socket.connect(port, '127.0.0.1', () => socket.write('INFO server\r\n'));
   });
 }
 
+/** A free port can be taken by another process before redis-server binds it: that one attempt is retried on a new port. */
+class PortTaken extends Error {}
+
 /** Starts a fresh Redis; throws (with its output) when it is not answering within 10 s. */
 export async function startRedis(): Promise<RedisServer> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startRedisOn(await freePort());
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startRedisOn(port: number): Promise<RedisServer> {
   let output = '';
   let child: ChildProcess;
   try {
@@ -68,10 +83,11 @@ export async function startRedis(): Promise<RedisServer> {
   child.stdout?.on('data', (data: Buffer) => (output += data.toString()));
   child.stderr?.on('data', (data: Buffer) => (output += data.toString()));
   const deadline = Date.now() + 10_000;
-  while (!(await ping(port))) {
+  while (!(await answers(port, child.pid))) {
     const failed = await Promise.race([spawnError, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
     if (failed || exited || Date.now() > deadline) {
       child.kill('SIGKILL');
+      if (output.includes('Address already in use')) throw new PortTaken(`port ${port} was taken before redis-server bound it`);
       throw new Error(`redis-server (${BINARY}) did not start on port ${port}: ${failed ? failed.message : output.slice(-2000) || 'no output'}`);
     }
   }
