@@ -35,9 +35,9 @@ function secretsOf(upstream: Upstream): readonly string[] {
 
 /**
  * The redactor for `routes`' upstreams (their secrets and addresses) plus
- * `extra` secrets. An upstream whose name is one of its addresses (the
- * `host:port` an upstream without `name` is called by) has that name hidden
- * from clients.
+ * `extra` secrets. An upstream called by its address (`nameIsAddress`: no
+ * `name` was given) has that name hidden from clients; configured names
+ * are shown as written.
  */
 export function gatewayRedactor(routes: readonly Route[], extra: readonly string[] = []): Redactor {
   const secrets: string[] = [...extra];
@@ -45,9 +45,8 @@ export function gatewayRedactor(routes: readonly Route[], extra: readonly string
   const addressNames: string[] = [];
   for (const upstream of upstreamsOf(routes)) {
     secrets.push(...secretsOf(upstream));
-    const own = addressesOf(upstream);
-    addresses.push(...own);
-    if (own.some((address) => address.toLowerCase() === upstream.name.toLowerCase())) addressNames.push(upstream.name);
+    addresses.push(...addressesOf(upstream));
+    if (upstream.nameIsAddress === true) addressNames.push(upstream.name);
   }
   return createRedactor(secrets, addresses, addressNames);
 }
