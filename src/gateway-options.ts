@@ -107,7 +107,8 @@ export interface GatewayOptions extends ObservabilityOptions {
   limits?: LimitsOptions;
   /**
    * Called for every error response (4xx and 5xx), e.g. to log 5xx causes. Errors it throws are ignored.
-   * The error is the redacted one the client gets (its cause chain redacted too), and the request's
+   * The error is the one the client gets (upstream text in it redacted, its cause chain redacted too), except that
+   * an upstream without `name` is named by its `host:port` here and `"(unnamed upstream)"` to the client; the request's
    * credential headers (`authorization`, `x-api-key`, `proxy-authorization`, `cookie`) read `[redacted]`.
    */
   onError?: (event: { error: GatewayError; request: GatewayRequest; requestId: string }) => void;

@@ -22,7 +22,7 @@ import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { Admission } from './routing/admission.js';
 import { createRouter, ownUpstreams, type Route, type Router, routeUpstreams } from './routing/routes.js';
-import { gatewayRedactor } from './redact/gateway-redactor.js';
+import { gatewayRedactor, weakSecretWarnings } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
 import { createResponsesRuntime, type ResponsesRuntime } from './responses/responses-runtime.js';
 import { createViaHops, type ViaHops } from './upstreams/via-hops.js';
@@ -115,7 +115,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
-  warnAtCreation(options.logger, principalWarnings(options));
+  warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? [])]);
   return {
     options,
     catalog,

@@ -19,7 +19,7 @@ import { assertOptions } from './options/parse-options.js';
 import { applyLimitHeaders } from './limits/limit-headers.js';
 import type { Catalog } from './models/catalog.js';
 import { requestRedactor } from './redact/gateway-redactor.js';
-import { redactError, redactRequest } from './redact/redact-error.js';
+import { errorForClient, redactCauses, redactRequest } from './redact/redact-error.js';
 import { renderError } from './render-error.js';
 import type { GatewayRequest, GatewayResponse } from './types.js';
 import { SIMULATED_HEADER } from './upstreams/simulated-headers.js';
@@ -123,15 +123,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     dispatch: steps.dispatch,
 
     renderError(ctx, error) {
-      // Every error response passes here: upstream text it quotes loses the secrets first.
-      const gatewayError = redactError(asClientLeft(toGatewayError(error), abortSourceOf(ctx.request)), requestRedactor(runtime.redactor, ctx));
+      // Every error response passes here. Upstream text in the error was redacted where it was read;
+      // its causes (foreign errors) are redacted now; the gateway's own words are never searched.
+      const gatewayError = redactCauses(asClientLeft(toGatewayError(error), abortSourceOf(ctx.request)), requestRedactor(runtime.redactor, ctx));
       ctx.observer?.failed(gatewayError);
       try {
         options.onError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId });
       } catch {
         // A failing observer must not change the response.
       }
-      return renderError(gatewayError, ctx.format);
+      return renderError(errorForClient(gatewayError, runtime.redactor), ctx.format);
     },
 
     finish(ctx, response) {

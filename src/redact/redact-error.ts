@@ -1,7 +1,13 @@
 /**
- * Redacted copies of what error paths hand out: a `GatewayError` (before it
- * is rendered for a client or given to `onError`) and the request given to
- * `onError`.
+ * Redacted copies of what error paths hand out.
+ *
+ * A `GatewayError`'s message, code, type and param are the gateway's own
+ * words, except where an upstream's text was put in them, and that text was
+ * redacted where it came in (`readUpstreamError`, `errorFromUpstreamEvent`).
+ * So on its way out an error only has its causes redacted (errors thrown by
+ * undici, credential providers, other libraries: foreign text), and, for the
+ * client, the names of unnamed upstreams hidden. `redactError` is for an
+ * error made wholly of foreign text.
  *
  * @internal
  */
@@ -72,6 +78,45 @@ export function redactError(error: GatewayError, redactor: Redactor): GatewayErr
   });
   copy.stack = stack;
   return copy;
+}
+
+/** A copy of `error` with `changes`, keeping everything else (a `GatewayError`'s fields are read-only). */
+function copyError(error: GatewayError, changes: { message?: string; cause?: unknown }): GatewayError {
+  const cause = 'cause' in changes ? changes.cause : error.cause;
+  const copy = new GatewayError(error.code, changes.message ?? error.message, {
+    status: error.status,
+    param: error.param,
+    chatCode: error.chatCode,
+    headers: error.headers,
+    ...(error.chatType === undefined ? {} : { chatType: error.chatType }),
+    ...(error.messagesType === undefined ? {} : { messagesType: error.messagesType }),
+    ...(cause === undefined ? {} : { cause }),
+  });
+  return copy;
+}
+
+/**
+ * `error` with its cause chain (messages and stacks) redacted; its own
+ * message and fields are left as they are (see above). The same object when
+ * no cause needed redacting. What `onError`, usage records and logs get.
+ */
+export function redactCauses(error: GatewayError, redactor: Redactor): GatewayError {
+  if (redactor.empty) return error;
+  const cause = redactCause(error.cause, redactor, 0);
+  if (cause === error.cause) return error;
+  const copy = copyError(error, { cause });
+  copy.stack = error.stack;
+  return copy;
+}
+
+/**
+ * `error` as a client reads it: the names of upstreams that are addresses
+ * replaced by a neutral form (`onError` keeps them, for the operator). The
+ * same object when its message names none.
+ */
+export function errorForClient(error: GatewayError, redactor: Redactor): GatewayError {
+  const message = redactor.forClient(error.message);
+  return message === error.message ? error : copyError(error, { message });
 }
 
 /** Request headers that carry the caller's credentials. */

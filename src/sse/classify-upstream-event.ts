@@ -6,6 +6,7 @@
  * @see ../../shared/PROTOCOLS.md A.6 (messages) and B.4 (chat)
  */
 import { GatewayError } from '../errors.js';
+import { NO_SECRETS, type Redactor } from '../redact/redactor.js';
 import type { WireFormat } from '../types.js';
 import type { SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
@@ -62,11 +63,22 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** Who sent an error event: the upstream's name, and the redactor for what it wrote. */
+export interface UpstreamEventSource {
+  /** Named in the gateway's message when the event has none. Default `upstream`. */
+  name?: string;
+  /** Hides secrets in the vendor's message, type and code. Default: nothing redacted. */
+  redactor?: Redactor;
+}
+
 /**
  * The `GatewayError` for an in-band upstream error event, keeping the
- * vendor's error type and message (never the raw payload).
+ * vendor's error type and message (never the raw payload), redacted here:
+ * the vendor's words are the only foreign text in it.
  */
-export function errorFromUpstreamEvent(event: SseEvent, format: WireFormat, upstreamName = 'upstream'): GatewayError {
+export function errorFromUpstreamEvent(event: SseEvent, format: WireFormat, source: UpstreamEventSource = {}): GatewayError {
+  const redactor = source.redactor ?? NO_SECRETS;
+  const hide = (value: string | undefined): string | undefined => (value === undefined ? undefined : redactor.redact(value));
   let payload: unknown;
   try {
     payload = JSON.parse(event.data);
@@ -74,13 +86,13 @@ export function errorFromUpstreamEvent(event: SseEvent, format: WireFormat, upst
     payload = undefined;
   }
   const error = field(payload, 'error');
-  const message = text(field(error, 'message')) ?? text(error) ?? `Upstream "${upstreamName}" reported an error mid-stream.`;
-  const type = text(field(error, 'type'));
+  const message = hide(text(field(error, 'message')) ?? text(error)) ?? `Upstream "${source.name ?? 'upstream'}" reported an error mid-stream.`;
+  const type = hide(text(field(error, 'type')));
   if (format === 'messages') {
     const status = (type && STATUS_BY_MESSAGES_TYPE[type]) || 502;
     return new GatewayError('UPSTREAM_ERROR', message, type ? { status, messagesType: type } : { status });
   }
-  const code = text(field(error, 'code'));
+  const code = hide(text(field(error, 'code')));
   return new GatewayError('UPSTREAM_ERROR', message, {
     ...(type ? { chatType: type } : {}),
     ...(code ? { chatCode: code } : {}),

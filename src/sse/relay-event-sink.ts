@@ -17,7 +17,7 @@ import type { SseEvent } from './parse-sse.js';
 import type { RawSseEvent } from './raw-sse-event.js';
 import type { RelaySseOptions, StreamTransform } from './relay-options.js';
 import type { SseSink } from './sse-splitter.js';
-import { redactError } from '../redact/redact-error.js';
+import { errorForClient } from '../redact/redact-error.js';
 import { NO_SECRETS, type Redactor } from '../redact/redactor.js';
 
 export abstract class RelayEventSink implements SseSink {
@@ -128,9 +128,10 @@ export abstract class RelayEventSink implements SseSink {
     const { transform } = this.options;
     try {
       if (kind === 'error') {
-        const error = redactError(errorFromUpstreamEvent(event, this.upstreamFormat, this.name), this.redactor);
+        const { redactor } = this;
+        const error = errorFromUpstreamEvent(event, this.upstreamFormat, { name: this.name, redactor });
         // Same format: the vendor's own error event is already what the client expects (minus any secret it quotes).
-        this.addErrorEvents(transform ? transform.error(error) : [formatSse({ ...event, data: this.redactor.redact(event.data) })]);
+        this.addErrorEvents(transform ? transform.error(errorForClient(error, redactor)) : [formatSse({ ...event, data: redactor.redact(event.data) })]);
         this.close('failed', error);
         return false;
       }
@@ -156,11 +157,11 @@ export abstract class RelayEventSink implements SseSink {
     return this.options.redactor ?? NO_SECRETS;
   }
 
-  /** Error events: the only output that is searched for secrets. */
+  /**
+   * Error events, built from an error whose upstream text was redacted when
+   * it was read: not searched again, so the gateway's words stay as written.
+   */
   protected addErrorEvents(chunks: Iterable<string | Uint8Array>): void {
-    const { redactor } = this;
-    for (const chunk of chunks) {
-      this.output.addText(redactor.empty ? chunk : redactor.redact(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')));
-    }
+    for (const chunk of chunks) this.output.addText(chunk);
   }
 }

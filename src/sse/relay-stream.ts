@@ -25,7 +25,7 @@ import { DEFAULT_HEARTBEAT_MS, type RelayOutcome, type RelaySseOptions } from '.
 import { SseSplitter, type SseSink } from './sse-splitter.js';
 import { StreamBoundsTracker } from './stream-bounds.js';
 import { UpstreamReads, type Wake } from './upstream-reads.js';
-import { redactError } from '../redact/redact-error.js';
+import { errorForClient, redactCauses } from '../redact/redact-error.js';
 import { resolveStreamBounds } from '../bounds/stream-bounds-options.js';
 
 export type { ClientAbortPolicy, RelayOutcome, RelaySseOptions, SseByteSink, StreamTransform } from './relay-options.js';
@@ -229,18 +229,20 @@ class SseRelay extends RelayEventSink implements AsyncIterableIterator<Uint8Arra
 
   /** Ends the client stream with one error event in its format (after what the read produced so far). */
   protected fail(cause: GatewayError): void {
-    const error = redactError(cause, this.redactor);
+    // Causes are foreign text (undici's, a library's): redacted for the records; the client reads the error without named addresses.
+    const error = redactCauses(cause, this.redactor);
+    const seen = errorForClient(error, this.redactor);
     const { transform } = this.options;
     let chunks: Iterable<string | Uint8Array> | undefined;
     if (transform) {
       try {
-        chunks = [...transform.error(error)];
+        chunks = [...transform.error(seen)];
       } catch {
         chunks = undefined;
       }
     }
     this.flushOutput();
-    this.addErrorEvents(chunks ?? [encodeStreamError(error, this.options.format)]);
+    this.addErrorEvents(chunks ?? [encodeStreamError(seen, this.options.format)]);
     this.flushOutput();
     this.destroyUpstream();
     this.reads.stopHeartbeat();

@@ -67,7 +67,7 @@ class ChatToMessagesStream extends EagerTextTransform {
       return;
     }
     if (chunk.error !== undefined) {
-      yield* this.onError(errorFromUpstreamEvent(event, 'chat'));
+      yield* this.onError(errorFromUpstreamEvent(event, 'chat', this.eventSource));
       return;
     }
     // Azure's first chunk (prompt filter results) says `id: ""`: an empty id is no id.

@@ -99,7 +99,7 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
       return;
     }
     if (data.error !== undefined && data.error !== null) {
-      yield* this.onError(errorFromUpstreamEvent(event, 'chat'));
+      yield* this.onError(errorFromUpstreamEvent(event, 'chat', this.eventSource));
       return;
     }
     if (typeof data.usage === 'object' && data.usage !== null) this.usage = data.usage as ChatUsage;
@@ -138,7 +138,7 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
     yield* this.start();
     this.closed = true;
     const body = toChatErrorBody(error).error;
-    const message = this.redact(body.message);
+    const { message } = body;
     const code = body.code ?? (error.status >= 500 ? 'server_error' : body.type);
     yield this.writer.event('error', { code, message, param: body.param, error: { type: body.type, code, message, param: body.param } });
     const head = this.queue[0];

@@ -150,7 +150,7 @@ class MessagesToChatStream extends EagerTextTransform {
         yield* this.stop();
         return;
       case 'error':
-        yield* this.onError(errorFromUpstreamEvent(event, 'messages'));
+        yield* this.onError(errorFromUpstreamEvent(event, 'messages', this.eventSource));
         return;
       default:
         // `ping` and event types newer than this translator carry nothing for chat.

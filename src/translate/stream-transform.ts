@@ -8,6 +8,7 @@ export type { SseEvent } from '../sse/parse-sse.js';
 export type { StreamTransform } from '../sse/relay-stream.js';
 import type { GatewayError } from '../errors.js';
 import type { Redactor } from '../redact/redactor.js';
+import type { UpstreamEventSource } from '../sse/classify-upstream-event.js';
 import { encodeStreamError } from '../sse/format-sse.js';
 import type { WireFormat } from '../types.js';
 import type { SseEvent } from '../sse/parse-sse.js';
@@ -38,14 +39,14 @@ export abstract class EagerTextTransform implements TextStreamTransform {
     this.redactor = redactor;
   }
 
-  /** The error event that ends the stream, with any secret the error quotes redacted. */
+  /** The error event that ends the stream (the error's upstream text was redacted when it was read). */
   protected errorEvent(error: GatewayError, format: WireFormat): string {
-    return this.redact(encodeStreamError(error, format));
+    return encodeStreamError(error, format);
   }
 
-  /** `text` with any secret of the relay's redactor replaced (for error text a subclass encodes itself). */
-  protected redact(text: string): string {
-    return this.redactor ? this.redactor.redact(text) : text;
+  /** Where an upstream error event came from, for `errorFromUpstreamEvent`: its text is redacted with the relay's redactor. */
+  protected get eventSource(): UpstreamEventSource {
+    return this.redactor ? { redactor: this.redactor } : {};
   }
 
   push(event: SseEvent): string[] {

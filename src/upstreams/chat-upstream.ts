@@ -53,6 +53,7 @@ export function openAICompatible(options: OpenAICompatibleOptions): Upstream {
   const addresses = upstreamAddresses(String(options.baseURL));
   return {
     name,
+    nameIsAddress: options.name === undefined,
     format: 'chat',
     server: serverOf(options.baseURL),
     addresses: () => addresses,

@@ -82,6 +82,7 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
   const addresses = upstreamAddresses(String(options.baseURL));
   return {
     name,
+    nameIsAddress: options.name === undefined,
     format: 'messages',
     server: serverOf(options.baseURL),
     addresses: () => addresses,

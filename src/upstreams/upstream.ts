@@ -70,6 +70,13 @@ export interface UpstreamResponse {
 export interface Upstream {
   /** Name for logs, usage records and error messages (never a URL or key). */
   readonly name: string;
+  /**
+   * True when `name` is the upstream's address (no `name` was given, so it
+   * is called by its `host:port`): `onError` and logs get it, clients read
+   * `"(unnamed upstream)"` instead, as they never see internal addresses.
+   * Default false.
+   */
+  readonly nameIsAddress?: boolean | undefined;
   /** The wire format it speaks: `chat` (chat completions) or `messages`. */
   readonly format: WireFormat;
   /** Where it is, for telemetry (`server.address`, `server.port`); the HTTP upstreams set it from their base URL. */

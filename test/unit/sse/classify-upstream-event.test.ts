@@ -29,7 +29,7 @@ describe('errorFromUpstreamEvent', () => {
   });
 
   it('names the upstream when the payload says nothing useful', () => {
-    const error = errorFromUpstreamEvent({ event: 'error', data: 'not json' }, 'messages', 'vendor-eu');
+    const error = errorFromUpstreamEvent({ event: 'error', data: 'not json' }, 'messages', { name: 'vendor-eu' });
     expect(error.message).toBe('Upstream "vendor-eu" reported an error mid-stream.');
     expect(error.status).toBe(502);
   });
