@@ -29,6 +29,15 @@ export function upstreamRedactor(upstream: Upstream): Redactor {
   return createRedactor(secretsOf(upstream), addressesOf(upstream));
 }
 
+/**
+ * The redactor of the errors an upstream's `send` rejects with: its secrets
+ * only (a custom upstream may quote its key in its own message). Its
+ * addresses are left, so an unnamed upstream's name still reaches `onError`.
+ */
+export function thrownErrorRedactor(upstream: Upstream): Redactor {
+  return createRedactor(secretsOf(upstream), []);
+}
+
 function secretsOf(upstream: Upstream): readonly string[] {
   return typeof upstream.secrets === 'function' ? upstream.secrets() : [];
 }

@@ -6,6 +6,8 @@
  * health gate (`src/routing/target-gate.ts`), it skips cooling targets
  * without waiting and tells the gate how each attempt went.
  */
+import { thrownErrorRedactor } from '../redact/gateway-redactor.js';
+import { redactError } from '../redact/redact-error.js';
 import { performance } from 'node:perf_hooks';
 import { GatewayError, isGatewayError, toGatewayError } from '../errors.js';
 import { discardBody } from '../upstreams/read-body.js';
@@ -199,7 +201,8 @@ export async function sendWithFallback(
         if ((hint !== undefined && hint > maxRetryAfterMs) || response.headers['x-should-retry'] === 'false') retry = retries;
         else wait = hint;
       } catch (thrown) {
-        const error = toGatewayError(thrown);
+        // Redacted where it enters: the gateway's finished errors are not searched again.
+        const error = redactError(toGatewayError(thrown), thrownErrorRedactor(target.upstream));
         const retryable = !signal.aborted && isRetryableError(error);
         if (ticket) gate!.settle(ticket, target, errorHealth(error, signal.aborted));
         record(target, started, { error, retryable });
