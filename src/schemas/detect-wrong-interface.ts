@@ -11,6 +11,7 @@
  * `type` of its content parts (one pass, no deeper).
  */
 import { GatewayError } from '../errors.js';
+import type { BodyEndpointName } from '../match-endpoint.js';
 
 /** What was found: the field at fault and the message that says what to fix. */
 export interface WrongInterface {
@@ -19,8 +20,6 @@ export interface WrongInterface {
   message: string;
 }
 
-/** The endpoints whose bodies are checked. */
-export type ShapeCheckedEndpoint = 'chat.completions' | 'messages' | 'messages.count_tokens' | 'responses.create' | 'responses.input_tokens';
 
 type Body = Record<string, unknown>;
 
@@ -175,7 +174,7 @@ function chatShapeOnMessages(body: Body, requiresMaxTokens: boolean): WrongInter
  * interface, or `undefined`. A body that is not an object is left to the
  * schema.
  */
-export function detectWrongInterface(endpoint: ShapeCheckedEndpoint, body: unknown): WrongInterface | undefined {
+export function detectWrongInterface(endpoint: BodyEndpointName, body: unknown): WrongInterface | undefined {
   if (!isBody(body)) return undefined;
   switch (endpoint) {
     case 'chat.completions':
@@ -196,7 +195,7 @@ export function wrongInterfaceError(found: WrongInterface): GatewayError {
 }
 
 /** Throws the 400 for a body written for another interface than `endpoint`'s. */
-export function assertRightInterface(endpoint: ShapeCheckedEndpoint, body: unknown): void {
+export function assertRightInterface(endpoint: BodyEndpointName, body: unknown): void {
   const found = detectWrongInterface(endpoint, body);
   if (found) throw wrongInterfaceError(found);
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { detectWrongInterface, type ShapeCheckedEndpoint, wrongInterfaceError } from '../../../src/schemas/detect-wrong-interface.js';
+import type { BodyEndpointName } from '../../../src/match-endpoint.js';
+import { detectWrongInterface, wrongInterfaceError } from '../../../src/schemas/detect-wrong-interface.js';
 import { MODEL_BODY_SCHEMAS } from '../../../src/dispatch-endpoint.js';
 import { agentTurn } from '../../helpers/agent-turn.js';
 import { CHAT_TOOLS, MESSAGES_TOOLS } from '../../helpers/e2e-fixtures.js';
 
 /** A body the endpoint's own schema accepts, and that the detector leaves alone. */
-function expectAccepted(endpoint: ShapeCheckedEndpoint, body: unknown): void {
+function expectAccepted(endpoint: BodyEndpointName, body: unknown): void {
   expect(MODEL_BODY_SCHEMAS[endpoint].safeParse(body).success).toBe(true);
   expect(detectWrongInterface(endpoint, body)).toBeUndefined();
 }
