@@ -23,6 +23,7 @@ import { isBodyEndpoint, isOpenAIModelCall } from './match-endpoint.js';
 import { isThenable, type MaybePromise } from './maybe-promise.js';
 import { assertJsonContentType, readJsonBody } from './read-json-body.js';
 import { admitCall, needsPlace, settleWhenDone } from './routing/admit-call.js';
+import { assertRightInterface } from './schemas/detect-wrong-interface.js';
 import { parseRequest } from './schemas/parse-request.js';
 import { abortSourceOf } from './signals/abort-source.js';
 import { assertRequestClientPresent, clientLeftError } from './signals/client-left.js';
@@ -116,6 +117,9 @@ export function createGatewaySteps(runtime: GatewayRuntime): GatewaySteps {
     // Before any schema work: a body past its bounds is refused at the cost of one walk.
     const outOfBounds = findRequestBoundViolation(endpoint.name, raw, runtime.bounds);
     if (outOfBounds) throw requestBoundsError(outOfBounds);
+    // A body written for another interface is named with its fix, for every model and route: a chat
+    // schema would let a messages body's `system` through to a chat upstream, which ignores it.
+    assertRightInterface(endpoint.name, raw);
     // The temperature rule answers before the schema's range and type checks.
     const checked = applyTemperatureRuleFirst(ctx, raw, runtime.catalog, runtime.options.dropUnsupportedParams === true);
     ctx.body = parseRequest(MODEL_BODY_SCHEMAS[endpoint.name], checked) as Record<string, unknown>;

@@ -37,6 +37,7 @@ import { mapReasoningEffort } from './map-reasoning-effort.js';
 import { DEFAULT_REASONING_BUDGETS, type ReasoningBudgets } from '../models/thinking-budgets.js';
 import { type JsonMode, mapResponseFormat } from './map-response-format.js';
 import { createParamPolicy, invalidParam } from './param-policy.js';
+import { systemOnChat, wrongInterfaceError } from '../schemas/detect-wrong-interface.js';
 
 /** `max_tokens` sent when the chat request sets no cap (the messages format requires one). */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -120,6 +121,9 @@ export function chatToMessagesRequest(
   options: ChatToMessagesRequestOptions,
 ): ChatToMessagesRequestResult {
   const policy = createParamPolicy({ dropUnsupportedParams: options.dropUnsupportedParams });
+  // A messages body's `system` is a mistake of interface, never a field to drop.
+  const system = systemOnChat(request);
+  if (system) throw wrongInterfaceError(system);
   for (const [key, value] of Object.entries(request)) {
     if (HANDLED.has(key) || !present(value) || IS_DEFAULT[key]?.(value)) continue;
     if (HINTS.has(key)) policy.warn(`Dropped \`${key}\`: it has no effect on the messages interface.`);

@@ -386,6 +386,15 @@ describe('chatToMessagesRequest: parameters', () => {
     expect(dropped.warnings.map((w) => w.split('`')[1])).toEqual(['seed', 'logit_bias', 'temperature']);
   });
 
+  it('a top-level `system` is a messages body sent to chat: refused with the fix, never dropped or offered to dropUnsupportedParams', () => {
+    for (const dropUnsupportedParams of [false, true]) {
+      const refused = failure(() => translate({ messages: user, system: 'You are terse.' }, { dropUnsupportedParams }));
+      expect(refused).toMatchObject({ code: 'INVALID_REQUEST', status: 400, param: 'system' });
+      expect(refused.message).toContain('POST it to /v1/messages, or move `system` into a system message');
+      expect(refused.message).not.toContain('dropUnsupportedParams');
+    }
+  });
+
   it('keeps temperature for a model that rejects it (the model rules answer), drops it when dropping', () => {
     const opus = { model: OPUS_48 };
     expect(translate({ messages: user, temperature: 0.5 }, opus).request.temperature).toBe(0.5);
