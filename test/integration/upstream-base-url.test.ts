@@ -10,7 +10,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type GatewayError, type GatewayOptions, isGatewayConfigError, openAICompatible } from 'modelgate';
+import { EndpointMissingDetail, type GatewayError, type GatewayOptions, isGatewayConfigError, openAICompatible } from 'modelgate';
 import { APIError } from 'openai';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,7 @@ describe.each(['node', 'express5'] as const)('on %s', (mount) => {
     const reported = errors.at(-1);
     expect(reported?.code).toBe('UPSTREAM_ENDPOINT_MISSING');
     expect(reported?.message).toContain('"solo-no-v1"');
+    expect(reported?.cause).toBeInstanceOf(EndpointMissingDetail);
     expect(reported?.cause).toMatchObject({ upstream: 'solo-no-v1', baseURL: upstreamURL, path: '/chat/completions' });
   });
 
