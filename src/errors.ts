@@ -29,6 +29,8 @@ export const ERROR_CODES = {
   NOT_IMPLEMENTED: 501,
   UPSTREAM_UNAVAILABLE: 502,
   UPSTREAM_ERROR: 502,
+  /** The upstream answered 404 for the endpoint path itself (not for the model): its base URL is wrong. */
+  UPSTREAM_ENDPOINT_MISSING: 502,
   /** Every target of the route is cooling after repeated failures (chat 503; messages 529 `overloaded_error`). */
   UPSTREAM_COOLING: 503,
   UPSTREAM_TIMEOUT: 504,

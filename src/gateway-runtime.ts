@@ -31,6 +31,7 @@ import { targetKey } from './routing/health.js';
 import { HeaderForwarding } from './upstreams/forward-headers.js';
 import { createSimulatedWarning } from './warn-simulated.js';
 import { principalWarnings } from './auth/principal-warnings.js';
+import { upstreamWarnings } from './upstreams/upstream-warnings.js';
 import { warnAtCreation } from './warn-at-creation.js';
 
 export interface GatewayRuntime {
@@ -115,7 +116,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
-  warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? [])]);
+  warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? []), ...upstreamWarnings((routes ?? []).flatMap(routeUpstreams))]);
   return {
     options,
     catalog,

@@ -18,6 +18,7 @@ export type { ShutdownOptions } from './lifecycle/shutdown.js';
 export type { GatewayContext } from './gateway-context.js';
 export * from './types.js';
 export * from './errors.js';
+export { EndpointMissingDetail } from './upstreams/endpoint-missing.js';
 export { GatewayConfigError, isGatewayConfigError } from './options/gateway-config-error.js';
 export type { ConfigProblem } from './options/gateway-config-error.js';
 export * from './render-error.js';

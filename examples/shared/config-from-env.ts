@@ -48,6 +48,7 @@ import { pointsAtOwnAddress } from './own-address.js';
 import { ConfigError } from './config-error.js';
 import { type UpstreamFamily, UPSTREAM_VARIABLES } from './upstream-variables.js';
 import { azureFromEnv, messagesPlatformFromEnv, modelMapFromEnv } from './cloud-from-env.js';
+import { assertChatBaseURLVersion, upstreamOrRefuse } from './upstream-base-url.js';
 
 export { ConfigError } from './config-error.js';
 export { UPSTREAM_VARIABLES } from './upstream-variables.js';
@@ -137,8 +138,9 @@ function clientVariableNotes(env: Env): string[] {
 
 /**
  * Reads the configuration of the example apps from `env` (default
- * `process.env`). Throws a `ConfigError` on an invalid `PORT` or an
- * upstream base URL naming the app's own address.
+ * `process.env`). Throws a `ConfigError` on an invalid `PORT`, an
+ * upstream base URL naming the app's own address, one the client refuses
+ * (an endpoint path at its end), or a chat one without a version (`/v1`).
  */
 export function configFromEnv(env: Env = process.env): ExampleConfig {
   const redis = redisFromEnv(env);
@@ -200,7 +202,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     messages = platform.upstream;
     notes.push(platform.note, 'Files (/v1/files): none, the platform has no Files API (requests answer 404).');
   } else if (vendor) {
-    messages = messagesUpstream({ ...vendor, name: 'anthropic' });
+    messages = upstreamOrRefuse(UPSTREAM_VARIABLES.ANTHROPIC.baseURL, vendor.baseURL, () => messagesUpstream({ ...vendor, name: 'anthropic' }));
     notes.push(
       `The twelve vendora-* models → ${redactURL(vendor.baseURL)} (messages format; chat completions are translated).`,
       'Files (/v1/files): none, the vendor account’s files are not served to the gateway’s keys (requests answer 404; the `files` option shares them).',
@@ -214,7 +216,8 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     chatUpstream = azure.upstream;
     notes.push(azure.note);
   } else if (chat) {
-    chatUpstream = openAICompatible({ ...chat, name: 'openai' });
+    chatUpstream = upstreamOrRefuse(UPSTREAM_VARIABLES.OPENAI.baseURL, chat.baseURL, () => openAICompatible({ ...chat, name: 'openai' }));
+    assertChatBaseURLVersion(UPSTREAM_VARIABLES.OPENAI.baseURL, chat.baseURL);
     notes.push(`Every other model → ${redactURL(chat.baseURL)} (chat-completions format).`);
   } else {
     chatUpstream = simulated().upstreams.chat;

@@ -14,6 +14,7 @@ import type { OpenAICompatibleOptions } from '../upstreams/openai-compatible-opt
 import type { Upstream } from '../upstreams/upstream.js';
 import { type Assert, either, fn, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, shaped, text } from './option-schemas.js';
 import { HEADER_NAME } from '../header-value.js';
+import { chatBaseURLProblem, messagesBaseURLProblem } from '../upstreams/base-url-checks.js';
 
 export const MAKE_ONE = 'openAICompatible({ baseURL, apiKey }), messagesUpstream({ baseURL, apiKey }) or your own `{ name, format, send(call) }`';
 
@@ -134,7 +135,7 @@ function clientShape(example: string, env: { url: string; key: string }, extra?:
 }
 
 const openAICompatibleShapeSchema = optionsObject(
-  clientShape('https://api.openai.com/v1', { url: 'OPENAI_BASE_URL', key: 'OPENAI_API_KEY' }),
+  clientShape('https://api.openai.com/v1', { url: 'OPENAI_BASE_URL', key: 'OPENAI_API_KEY' }, chatBaseURLProblem),
   'an `openAICompatible`',
   '`{ baseURL, apiKey?, headers?, name?, timeouts?, pool?, dispatcher? }`',
 );
@@ -142,7 +143,9 @@ const openAICompatibleShapeSchema = optionsObject(
 const messagesUpstreamShapeSchema = optionsObject(
   {
     ...clientShape('https://api.anthropic.com', { url: 'ANTHROPIC_BASE_URL', key: 'ANTHROPIC_API_KEY' }, (url) =>
-      /\/v1\/?$/.test(url.pathname) ? 'ends in /v1: give the base URL without it (like ANTHROPIC_BASE_URL, e.g. https://api.anthropic.com); the client adds /v1/messages' : undefined,
+      /\/v1\/?$/.test(url.pathname)
+        ? 'ends in /v1: give the base URL without it (like ANTHROPIC_BASE_URL, e.g. https://api.anthropic.com); the client adds /v1/messages'
+        : messagesBaseURLProblem(url),
     ),
     version: text({ expected: 'an anthropic-version date, e.g. "2023-06-01"' }).optional(),
   },
@@ -150,7 +153,7 @@ const messagesUpstreamShapeSchema = optionsObject(
   '`{ baseURL, apiKey?, version?, headers?, name?, timeouts?, pool?, dispatcher? }`',
 );
 
-/** `openAICompatible(options)`. */
+/** `openAICompatible(options)`: the base URL with its version, without an endpoint path (the client adds `/chat/completions`). */
 export const openAICompatibleOptionsSchema = withSetKey<OpenAICompatibleOptions, typeof openAICompatibleShapeSchema>(openAICompatibleShapeSchema, 'OPENAI_API_KEY');
 
 /** `messagesUpstream(options)`: the base URL without `/v1` (the client adds `/v1/messages`). */

@@ -14,12 +14,15 @@
 import { GatewayError } from '../errors.js';
 import type { GatewayRequest } from '../types.js';
 import { REDACTED, type Redactor } from './redactor.js';
+import { EndpointMissingDetail } from '../upstreams/endpoint-missing.js';
 
 /** Causes followed at most this deep (a cycle or a long chain stops there). */
 const MAX_CAUSE_DEPTH = 4;
 
 function redactCause(cause: unknown, redactor: Redactor, depth: number): unknown {
   if (typeof cause === 'string') return redactor.redact(cause);
+  // Configuration facts for operators (the base URL a 404 came from), secret-free by construction.
+  if (cause instanceof EndpointMissingDetail) return cause;
   if (!(cause instanceof Error) || depth >= MAX_CAUSE_DEPTH) return cause;
   const message = redactor.redact(cause.message);
   const stack = cause.stack === undefined ? undefined : redactor.redact(cause.stack);

@@ -1,7 +1,8 @@
 /**
  * What one upstream attempt says about its target's health. Failures are
  * the answers worth another attempt elsewhere: no response (connection
- * error, time-out), 5xx (529 included; not 501 or 508), and a 429 without a retry hint; a
+ * error, time-out), an endpoint the upstream does not serve (a 404 for the
+ * path, `UPSTREAM_ENDPOINT_MISSING`), 5xx (529 included; not 501 or 508), and a 429 without a retry hint; a
  * 429 or a 503 with one cools the target for that long (the upstream said
  * when to come back). Any other answer (2xx, 4xx) shows a working target.
  *
@@ -30,9 +31,18 @@ export function responseHealth(status: number, retryAfterMs: number | undefined,
  * or an error of the gateway's own, says nothing about the target.
  */
 export function errorHealth(error: GatewayError, aborted: boolean): AttemptHealth {
-  if (error.code === 'UPSTREAM_TIMEOUT') return { kind: 'failure' };
+  if (error.code === 'UPSTREAM_TIMEOUT' || error.code === 'UPSTREAM_ENDPOINT_MISSING') return { kind: 'failure' };
   if (!aborted && error.code === 'UPSTREAM_UNAVAILABLE') return { kind: 'failure' };
   return { kind: 'neutral' };
+}
+
+/**
+ * True for a failure that a retry of the same target cannot change, though
+ * another target may answer: the upstream has no such endpoint under its
+ * base URL (it answers 404 to every call alike). The call moves on at once.
+ */
+export function movesOnAtOnce(error: GatewayError): boolean {
+  return error.code === 'UPSTREAM_ENDPOINT_MISSING';
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Sends a call to a route's targets in order, retrying and falling back on
  * failures that happened before any byte reached the client: connection
- * errors and time-outs, 429, and 5xx (529 included). It only ever looks at
+ * errors and time-outs, 429, and 5xx (529 included); an upstream without
+ * the endpoint (a 404 for the path) is not retried but falls back at once. It only ever looks at
  * response heads; once a response is returned, the caller owns it. Given a
  * health gate (`src/routing/target-gate.ts`), it skips cooling targets
  * without waiting and tells the gate how each attempt went.
@@ -15,7 +16,7 @@ import { retryAfterMs } from '../upstreams/retry-after.js';
 import type { AbortSource } from '../signals/abort-source.js';
 import { clientLeftError } from '../signals/client-left.js';
 import type { RouteTarget } from './route-types.js';
-import { errorHealth, responseHealth } from './attempt-health.js';
+import { errorHealth, movesOnAtOnce, responseHealth } from './attempt-health.js';
 import { type AttemptHealth, type Cooling, type HealthTicket, isRetryHint } from './health.js';
 import type { TargetGate } from './target-gate.js';
 import type { UpstreamCall, UpstreamResponse } from '../upstreams/upstream.js';
@@ -95,9 +96,13 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
-/** Errors worth another attempt: no response at all (`UPSTREAM_UNAVAILABLE`, `UPSTREAM_TIMEOUT`). */
+/**
+ * Errors worth another attempt: no response at all (`UPSTREAM_UNAVAILABLE`,
+ * `UPSTREAM_TIMEOUT`), or no such endpoint (`UPSTREAM_ENDPOINT_MISSING`:
+ * on another target only).
+ */
 export function isRetryableError(error: GatewayError): boolean {
-  return error.code === 'UPSTREAM_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT';
+  return error.code === 'UPSTREAM_UNAVAILABLE' || error.code === 'UPSTREAM_TIMEOUT' || movesOnAtOnce(error);
 }
 
 /** The error of an aborted `signal`: its reason when the gateway set one (a deadline's 504), else the client left (499). */
@@ -210,6 +215,8 @@ export async function sendWithFallback(
         if (!retryable) throw signal.aborted ? cancelled(signal) : error;
         last = { error };
         lastDiscarded = false;
+        // The same target would answer the same 404: straight to the next one.
+        if (movesOnAtOnce(error)) retry = retries;
       }
       if (gate && retry < retries) {
         const cooling = gate.cooling(target);

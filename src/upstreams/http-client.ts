@@ -11,6 +11,8 @@ import { toNetworkError } from './network-error.js';
 import { DEFAULT_UPSTREAM_TIMEOUTS, type UpstreamPoolOptions, type UpstreamTimeouts } from './upstream-transport-options.js';
 import { type ChunkReader, readAllChunks, readChunks } from './read-chunks.js';
 import type { AbortSource } from '../signals/abort-source.js';
+import { DEFAULT_BODY_LIMIT } from './read-body.js';
+import { endpointMissingError, isModelNotFound } from './endpoint-missing.js';
 
 /** Transport options shared by `openAICompatible` and `messagesUpstream`. */
 export interface HttpClientOptions {
@@ -31,11 +33,46 @@ export interface HttpRequest {
   body?: string | Uint8Array;
   /** An `AbortSignal`, or the request deadline's cheaper `AbortSource`. */
   signal: AbortSource;
+  /**
+   * Set on the calls of an endpoint every model shares (chat completions,
+   * messages): a 404 that is not about the model then rejects with
+   * `UPSTREAM_ENDPOINT_MISSING` (`endpoint-missing.ts`).
+   */
+  endpoint?: EndpointCheck;
+}
+
+/** What the transport needs to report a missing endpoint. */
+export interface EndpointCheck {
+  /** The model the call names, when known (a 404 whose message names it is the model's). */
+  model: string | undefined;
+  /** The base URL as operators see it (no query, no secret). */
+  baseURL: string;
+  /** What the caller is told to suspect, e.g. a base URL missing `/v1`. */
+  hint: string;
 }
 
 export interface HttpClient {
   send(request: HttpRequest): Promise<UpstreamResponse>;
   close(): Promise<void>;
+}
+
+/** A body already read, replayed: the answer of a 404 the transport had to read to classify. */
+function replayBody(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (bytes.byteLength > 0) yield bytes;
+    },
+  };
+}
+
+/**
+ * A 404 to an endpoint call: read (its first 64 KiB) to tell the model's 404,
+ * returned with its body replayed, from the path's, thrown as a 502.
+ */
+async function checkEndpoint(response: UpstreamResponse & { body: UpstreamBody }, check: EndpointCheck, name: string, path: string): Promise<UpstreamResponse> {
+  const bytes = await response.body.readAll(DEFAULT_BODY_LIMIT);
+  if (bytes !== undefined && isModelNotFound(new TextDecoder().decode(bytes), check.model)) return { ...response, body: replayBody(bytes) };
+  throw endpointMissingError({ upstream: name, baseURL: check.baseURL, path, hint: check.hint });
 }
 
 /** A response body that can also be destroyed (the relay calls it on client abort). */
@@ -163,11 +200,15 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       }
       // One promise for the call (an async function with an await costs two, more under async hooks).
       return pending.then(
-        (data): UpstreamResponse => ({
-          status: data.statusCode,
-          headers: flattenHeaders(data.headers),
-          body: new UpstreamBody(data.body, (error) => toNetworkError(error, { ...context, phase: 'body' })),
-        }),
+        (data): UpstreamResponse | Promise<UpstreamResponse> => {
+          const response = {
+            status: data.statusCode,
+            headers: flattenHeaders(data.headers),
+            body: new UpstreamBody(data.body, (error) => toNetworkError(error, { ...context, phase: 'body' })),
+          };
+          // Only a 404 to an endpoint call is read here; every other answer goes on untouched.
+          return response.status === 404 && request.endpoint !== undefined ? checkEndpoint(response, request.endpoint, name, request.path) : response;
+        },
         (error: unknown) => {
           throw toNetworkError(error, { ...context, phase: 'request' });
         },

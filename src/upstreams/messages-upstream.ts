@@ -5,7 +5,10 @@
  */
 import { GatewayError } from '../errors.js';
 import { isUnforwardableHeader } from './forward-headers.js';
-import { createHttpClient, hostOf, serverOf, type HttpRequest } from './http-client.js';
+import { createHttpClient, hostOf, serverOf, type EndpointCheck, type HttpRequest } from './http-client.js';
+import { modelOf } from './endpoint-missing.js';
+import { displayBaseURL } from './base-url-checks.js';
+import { createRedactor } from '../redact/redactor.js';
 import type { MessagesUpstreamOptions } from './messages-upstream-options.js';
 import { callerHeaders, requestBody } from './request-body.js';
 import { abortSourceOf } from '../signals/abort-source.js';
@@ -26,10 +29,10 @@ function idPath(call: UpstreamCall, prefix: string, suffix = ''): string {
   return `${prefix}/${encodeURIComponent(call.id)}${suffix}`;
 }
 
-function toRequest(call: UpstreamCall, name: string): Omit<HttpRequest, 'headers' | 'signal'> {
+function toRequest(call: UpstreamCall, name: string, endpoint: Omit<EndpointCheck, 'model'>): Omit<HttpRequest, 'headers' | 'signal'> {
   switch (call.operation) {
     case 'messages':
-      return { method: 'POST', path: '/v1/messages', body: requestBody(call), query: call.query };
+      return { method: 'POST', path: '/v1/messages', body: requestBody(call), query: call.query, endpoint: { ...endpoint, model: modelOf(call) } };
     case 'messages.count_tokens':
       return { method: 'POST', path: '/v1/messages/count_tokens', body: requestBody(call), query: call.query };
     case 'models.list':
@@ -67,9 +70,11 @@ function withBeta(current: string | undefined, beta: string): string {
  * `files.list|retrieve|content|delete` → `/v1/files...` with
  * `anthropic-beta: files-api-2025-04-14` merged into the caller's betas.
  * Sends `x-api-key` (own key, or the caller's on key passthrough) and
- * `anthropic-version`: the caller's when forwarded, else `version`.
+ * `anthropic-version`: the caller's when forwarded, else `version`. A 404
+ * for the `/v1/messages` path itself (not for the model) rejects with
+ * `UPSTREAM_ENDPOINT_MISSING` (502).
  *
- * @throws GatewayConfigError when an option is wrong (a base URL that is not http(s), an unset `apiKey`, an unknown option, ...).
+ * @throws GatewayConfigError when an option is wrong (a base URL that is not http(s) or ends in `/v1` or an endpoint path such as `/v1/messages`, an unset `apiKey`, an unknown option, ...).
  * @example
  * const vendor = messagesUpstream({ baseURL: 'https://api.anthropic.com', apiKey: process.env.ANTHROPIC_API_KEY });
  */
@@ -80,6 +85,11 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
   const client = createHttpClient({ ...options, name });
   const secrets = upstreamSecrets(options);
   const addresses = upstreamAddresses(String(options.baseURL));
+  const endpoint = {
+    // Operators' view of the base URL: no query, none of the upstream's own secrets.
+    baseURL: createRedactor(secrets).redact(displayBaseURL(new URL(options.baseURL))),
+    hint: 'its base URL has a path this server does not serve /v1/messages under (it is the server root, like https://api.anthropic.com).',
+  };
   return {
     name,
     nameIsAddress: options.name === undefined,
@@ -89,7 +99,7 @@ export function messagesUpstream(options: MessagesUpstreamOptions): Upstream {
     send(call) {
       // Not async: the transport's promise is returned as it is (one promise fewer per call).
       try {
-        const request = toRequest(call, name);
+        const request = toRequest(call, name, endpoint);
         // callerHeaders builds a fresh object: the configured headers (which win) are added in place, not spread into a copy.
         const headers: Record<string, string> = callerHeaders(call, isUnforwardableHeader);
         if (options.headers !== undefined) Object.assign(headers, options.headers);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { errorHealth, responseHealth, streamHealth } from '../../../src/routing/attempt-health.js';
+import { errorHealth, movesOnAtOnce, responseHealth, streamHealth } from '../../../src/routing/attempt-health.js';
 
 describe('responseHealth', () => {
   it.each([200, 201, 400, 401, 404, 413])('%i shows a working target', (status) => {
@@ -27,6 +27,12 @@ describe('responseHealth', () => {
 });
 
 describe('errorHealth', () => {
+  it('an upstream without the endpoint (a 404 for the path) is a failure, and moves on at once', () => {
+    const missing = new GatewayError('UPSTREAM_ENDPOINT_MISSING', 'no endpoint');
+    expect(errorHealth(missing, false)).toEqual({ kind: 'failure' });
+    expect(movesOnAtOnce(missing)).toBe(true);
+    expect(movesOnAtOnce(new GatewayError('UPSTREAM_UNAVAILABLE', 'refused'))).toBe(false);
+  });
   it('connection errors and time-outs are failures; the client leaving or a gateway bug are not', () => {
     expect(errorHealth(new GatewayError('UPSTREAM_UNAVAILABLE', 'refused'), false)).toEqual({ kind: 'failure' });
     expect(errorHealth(new GatewayError('UPSTREAM_TIMEOUT', 'slow'), false)).toEqual({ kind: 'failure' });

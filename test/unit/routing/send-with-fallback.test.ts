@@ -76,6 +76,29 @@ describe('sendWithFallback', () => {
     expect(result.attempts.map((x) => x.error?.code ?? x.status)).toEqual(['UPSTREAM_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE', 200]);
   });
 
+  it('moves to the next target at once, without a retry, when an upstream answers 404 for the endpoint path', async () => {
+    const pathNotFound: StubReply = { kind: 'json', status: 404, body: { detail: 'Not Found' } };
+    const a = await target('a', [pathNotFound, pathNotFound]);
+    const b = await target('b', [ok]);
+    const result = await sendWithFallback([a, b], makeCall, options({ retries: 2, backoffMs: 5_000 }));
+    expect(result.target).toBe(b);
+    expect(a.stub.requests).toHaveLength(1);
+    expect(result.attempts.map((x) => `${x.upstream}:${x.error?.code ?? x.status}:${x.retryable}`)).toEqual(['a:UPSTREAM_ENDPOINT_MISSING:true', 'b:200:false']);
+  });
+
+  it('answers the 502 when the last target has no such endpoint, and relays a 404 for the model as it is', async () => {
+    const a = await target('a', [{ kind: 'json', status: 404, body: { detail: 'Not Found' } }]);
+    const thrown = await sendWithFallback([a], makeCall, options()).catch((error: unknown) => error);
+    expect(isGatewayError(thrown) && thrown.code).toBe('UPSTREAM_ENDPOINT_MISSING');
+    expect(a.stub.requests).toHaveLength(1);
+    const b = await target('b', [{ kind: 'json', status: 404, body: { type: 'error', error: { type: 'not_found_error', message: 'model: b-model' } } }]);
+    const c = await target('c', [ok]);
+    const result = await sendWithFallback([b, c], makeCall, options());
+    expect(result.target).toBe(b);
+    expect(result.response.status).toBe(404);
+    expect(c.stub.requests).toHaveLength(0);
+  });
+
   it('does not retry or fall back on other 4xx', async () => {
     const a = await target('a', [status(400)]);
     const b = await target('b', [ok]);
