@@ -108,11 +108,28 @@ export function storeFailure(store: string, error: unknown): OperationalFailure 
 }
 
 /**
+ * A 404 relayed from an upstream (the gateway's own 404s name no upstream
+ * and come before any route): a baseURL with a wrong path, or a route to a
+ * model the upstream does not serve.
+ */
+function upstreamNotFound(error: GatewayError, scope: FailureScope): OperationalFailure | undefined {
+  const upstream = upstreamOf(error, scope);
+  if (upstream === undefined) return undefined;
+  return {
+    key: `not-found:${upstream}:`,
+    what: 'upstream answered 404 Not Found',
+    where: upstreamPlace(upstream),
+    check: "check its baseURL (the path, e.g. a missing or doubled /v1) and that it serves the routes' models",
+  };
+}
+
+/**
  * The operational failure `error` is, or `undefined` for anything a caller
- * caused (every 4xx, a client that left) or chose (an operation the
+ * caused (every 4xx but an upstream's 404, a client that left) or chose (an operation the
  * upstream does not support), or the gateway's own refusals under load.
  */
 export function classifyFailure(error: GatewayError, scope: FailureScope): OperationalFailure | undefined {
+  if (error.code === 'NOT_FOUND' && error.status === 404) return upstreamNotFound(error, scope);
   if (error.status < 500 || isOwnRefusal(error)) return undefined;
   if (isLimitStoreOutage(error)) return storeFailure('limit store', error.cause);
   const code = systemCodeOf(error.cause);
