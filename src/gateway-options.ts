@@ -109,6 +109,7 @@ export interface GatewayOptions extends ObservabilityOptions {
    * Called for every error response (4xx and 5xx), e.g. to log 5xx causes. Errors it throws are ignored.
    * The error is the redacted one the client gets (its cause chain redacted too), and the request's
    * credential headers (`authorization`, `x-api-key`, `proxy-authorization`, `cookie`) read `[redacted]`.
+   * Default: none, and then, unless `logger` is set, operational failures print on stderr (see `logger`).
    */
   onError?: (event: { error: GatewayError; request: GatewayRequest; requestId: string }) => void;
   /**
