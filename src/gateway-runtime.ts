@@ -94,7 +94,7 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     throw new TypeError('createGateway: `auth` is required, e.g. createGateway({ auth: { keys: ["sk-..."] } })');
   }
   // Every part below reads these: a failure any of them reports reaches the default voice when the app set no listener.
-  const { options, reportError } = withDefaultVoice(given);
+  const { options, reportError, stop: stopVoice } = withDefaultVoice(given);
   const catalog = options.catalog ?? DEFAULT_CATALOG;
   const routes = options.routes;
   let simulator: Promise<SimulatorParts> | undefined;
@@ -146,6 +146,7 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
     health,
     async close() {
+      stopVoice();
       limiter?.close();
       health?.close();
       const upstreams = new Set((routes ?? []).flatMap(routeUpstreams));

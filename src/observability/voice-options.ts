@@ -1,8 +1,9 @@
 /**
  * Puts the default voice where the app set no listener: the gateway's
- * `onError` (so every failure report, whichever part makes it, is heard)
- * and `limits.onStoreFailure` (a limit store that fails open answers no
- * request with an error). On only when neither `logger` nor `onError` is
+ * `onError` (so every failure report, whichever part makes it, is heard),
+ * `limits.onStoreFailure` (a limit store that fails open answers no
+ * request with an error) and the health store's failures (it never fails
+ * a request). On only when neither `logger` nor `onError` is
  * set; `logger: false` turns it off.
  *
  * @internal
@@ -30,7 +31,11 @@ export interface VoicedOptions {
   options: GatewayOptions;
   /** The app's `onError`, the default voice, or nothing (`logger: false`, or a logger without `onError`). */
   reportError: ReportError | undefined;
+  /** Stops listening to the stores (at `close`). */
+  stop(): void;
 }
+
+const NOTHING_TO_STOP = (): void => {};
 
 /** True when the gateway speaks on its own: no `logger` (nor `false`), no `onError`. */
 export function usesDefaultVoice(options: GatewayOptions): boolean {
@@ -45,7 +50,7 @@ function upstreamNames(options: GatewayOptions): string[] {
 export function withDefaultVoice(given: GatewayOptions, voiceOptions: DefaultVoiceOptions = {}): VoicedOptions {
   const onError = given.onError;
   if (!usesDefaultVoice(given)) {
-    return { options: given, reportError: onError === undefined ? undefined : (event) => onError(event) };
+    return { options: given, reportError: onError === undefined ? undefined : (event) => onError(event), stop: NOTHING_TO_STOP };
   }
   const voice: DefaultVoice = createDefaultVoice(voiceOptions);
   const upstreams = upstreamNames(given);
@@ -57,5 +62,7 @@ export function withDefaultVoice(given: GatewayOptions, voiceOptions: DefaultVoi
   if (given.limits && given.limits.onStoreFailure === undefined) {
     options.limits = { ...given.limits, onStoreFailure: (error) => voice(storeFailure('limit store', error)) };
   }
-  return { options, reportError };
+  const health = given.routing?.health;
+  const unwatch = health ? health.watchFailures?.((error) => voice(storeFailure('health store', error))) : undefined;
+  return { options, reportError, stop: unwatch ?? NOTHING_TO_STOP };
 }

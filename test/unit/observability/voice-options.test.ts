@@ -9,6 +9,7 @@ import { GatewayError } from '../../../src/errors.js';
 import type { GatewayOptions } from '../../../src/gateway-options.js';
 import { withDefaultVoice } from '../../../src/observability/voice-options.js';
 import { memoryLimitStore } from '../../../src/limits/memory-limit-store.js';
+import { redisHealthStore } from '../../../src/routing/redis-health-store.js';
 
 const auth = { keys: ['sk-voice-0123456789abcdef'] };
 const routes = [{ match: '*', upstream: openAICompatible({ name: 'local', baseURL: 'http://127.0.0.1:9/v1', apiKey: 'sk-upstream' }) }];
@@ -47,6 +48,23 @@ describe('withDefaultVoice', () => {
     expect(lines[0]).not.toContain('10.1.2.3');
     const own = () => {};
     expect(capture({ auth, limits: { onStoreFailure: own } }).options.limits!.onStoreFailure).toBe(own);
+  });
+
+  it("the health store's failures print (it never fails a request), until the gateway stops listening", async () => {
+    let code = 'ECONNREFUSED';
+    const down = () => Promise.reject(Object.assign(new Error(`connect ${code} 10.9.8.7:6379`), { code }));
+    const health = redisHealthStore({ client: { evalsha: down, eval: down } });
+    const { lines, stop } = capture({ auth, routes, routing: { health } });
+    const cooldown = { key: 'k', upstream: 'local', model: 'm', remainingMs: 1000, level: 0, cause: 'failures' as const, source: 'a' };
+    health.publish(cooldown);
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    expect(lines[0]).toMatch(/^modelgate: health store unavailable \(ECONNREFUSED\) \(health store\); check /);
+    expect(lines[0]).not.toContain('10.9.8.7');
+    stop();
+    code = 'ECONNRESET';
+    health.publish(cooldown);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines).toHaveLength(1);
   });
 
   it("with the app's onError: the options are the app's, and errors go to its onError only", () => {
