@@ -110,6 +110,7 @@ export interface GatewayOptions extends ObservabilityOptions {
    * The error is the one the client gets (upstream text in it redacted, its cause chain redacted too), except that
    * an upstream without `name` is named by its `host:port` here and `"(unnamed upstream)"` to the client; the request's
    * credential headers (`authorization`, `x-api-key`, `proxy-authorization`, `cookie`) read `[redacted]`.
+   * Default: none, and then, unless `logger` is set, operational failures print on stderr (see `logger`).
    */
   onError?: (event: { error: GatewayError; request: GatewayRequest; requestId: string }) => void;
   /**

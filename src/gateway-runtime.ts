@@ -33,9 +33,13 @@ import { createSimulatedWarning } from './warn-simulated.js';
 import { principalWarnings } from './auth/principal-warnings.js';
 import { upstreamWarnings } from './upstreams/upstream-warnings.js';
 import { warnAtCreation } from './warn-at-creation.js';
+import { type ReportError, withDefaultVoice } from './observability/voice-options.js';
 
 export interface GatewayRuntime {
+  /** The app's options, with the default voice as `onError` and `limits.onStoreFailure` when the app set no listener. */
   readonly options: GatewayOptions;
+  /** Reports an error response: the app's `onError`, the default voice, or nothing. */
+  readonly reportError: ReportError | undefined;
   readonly catalog: Catalog;
   readonly verify: VerifyKey;
   readonly maxBodyBytes: number;
@@ -86,10 +90,12 @@ function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel
 }
 
 /** Applies defaults and validates options once, at creation. */
-export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
-  if (!options || typeof options !== 'object' || !options.auth) {
+export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
+  if (!given || typeof given !== 'object' || !given.auth) {
     throw new TypeError('createGateway: `auth` is required, e.g. createGateway({ auth: { keys: ["sk-..."] } })');
   }
+  // Every part below reads these: a failure any of them reports reaches the default voice when the app set no listener.
+  const { options, reportError, stop: stopVoice } = withDefaultVoice(given);
   const catalog = options.catalog ?? DEFAULT_CATALOG;
   const routes = options.routes;
   let simulator: Promise<SimulatorParts> | undefined;
@@ -119,6 +125,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? []), ...upstreamWarnings((routes ?? []).flatMap(routeUpstreams))]);
   return {
     options,
+    reportError,
     catalog,
     verify: createKeyVerifier(options.auth),
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -140,6 +147,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
     health,
     async close() {
+      stopVoice();
       limiter?.close();
       health?.close();
       const upstreams = new Set((routes ?? []).flatMap(routeUpstreams));

@@ -18,6 +18,7 @@ import { gatewayOptionsSchema } from './options/gateway-options-schema.js';
 import { assertOptions } from './options/parse-options.js';
 import { applyLimitHeaders } from './limits/limit-headers.js';
 import type { Catalog } from './models/catalog.js';
+import type { ResolvedRoute } from './routing/routes.js';
 import { requestRedactor } from './redact/gateway-redactor.js';
 import { errorForClient, redactCauses, redactRequest } from './redact/redact-error.js';
 import { renderError } from './render-error.js';
@@ -27,6 +28,12 @@ import { asClientLeft } from './signals/client-left.js';
 import { abortSourceOf } from './signals/abort-source.js';
 import { shutDown, type ShutdownOptions } from './lifecycle/shutdown.js';
 import { shutdownOptionsSchema } from './options/admission-schema.js';
+
+/** The upstream of a route with only one (a relayed 5xx came from it), for failure reports. */
+function onlyUpstreamOf(route: ResolvedRoute | undefined): string | undefined {
+  const first = route?.targets[0]?.upstream.name;
+  return first !== undefined && route!.targets.every((target) => target.upstream.name === first) ? first : undefined;
+}
 
 export interface Gateway {
   /** Runs every step; never rejects. */
@@ -128,7 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const gatewayError = redactCauses(asClientLeft(toGatewayError(error), abortSourceOf(ctx.request)), requestRedactor(runtime.redactor, ctx));
       ctx.observer?.failed(gatewayError);
       try {
-        options.onError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId });
+        runtime.reportError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId }, onlyUpstreamOf(ctx.route));
       } catch {
         // A failing observer must not change the response.
       }

@@ -3,7 +3,7 @@
  * that works but is unsafe or will not behave as a deployment of several
  * instances expects. They go where the simulated-answer warning goes:
  * `logger.warn` (with `component: 'modelgate'` and the warning's `event`),
- * or stderr when there is no logger.
+ * or stderr when there is no logger; nowhere with `logger: false`.
  *
  * @internal
  */
@@ -16,7 +16,8 @@ export interface CreationWarning {
 }
 
 /** Reports each warning once; a failing logger does not stop the gateway's creation. */
-export function warnAtCreation(logger: GatewayLogger | undefined, warnings: readonly CreationWarning[]): void {
+export function warnAtCreation(logger: GatewayLogger | false | undefined, warnings: readonly CreationWarning[]): void {
+  if (logger === false) return;
   for (const { event, message } of warnings) {
     try {
       if (logger) logger.warn({ component: 'modelgate', event }, message);

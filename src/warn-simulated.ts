@@ -18,11 +18,11 @@ export const SIMULATED_IN_PRODUCTION_WARNING =
 /**
  * A function to call for each simulated answer: the first one served while
  * `NODE_ENV` is `production` is reported through `logger.warn` (with
- * `component: 'modelgate'`), or on stderr when there is no logger; later
- * ones are not.
+ * `component: 'modelgate'`), or on stderr when there is no logger
+ * (nowhere with `logger: false`); later ones are not.
  */
-export function createSimulatedWarning(logger: GatewayLogger | undefined): () => void {
-  let warned = false;
+export function createSimulatedWarning(logger: GatewayLogger | false | undefined): () => void {
+  let warned = logger === false;
   return () => {
     if (warned || process.env.NODE_ENV !== 'production') return;
     warned = true;

@@ -239,6 +239,8 @@ export async function upstreamFailure(ctx: GatewayContext, sent: SentCall<CallPl
   }
   return new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" refused the gateway's credentials (HTTP ${error.status}); the gateway's upstream key needs fixing.`, {
     status: 502,
+    // The upstream's own 401/403 (fixed text, no vendor message): failure reports tell it from a relayed 502.
+    cause: error,
   });
 }
 

@@ -58,6 +58,12 @@ export interface ObservabilityOptions {
   openTelemetry?: boolean | OpenTelemetryOptions;
   /** Prometheus metrics on the app's prom-client registry (an optional peer dependency). Default: off. */
   prometheus?: PrometheusOptions;
-  /** Structured logs. Default: silent. */
-  logger?: GatewayLogger;
+  /**
+   * Structured logs. Default: none, and then, unless `onError` is set, the
+   * gateway prints one line on stderr per distinct operational failure (an
+   * upstream that cannot be reached, times out, answers 5xx or refuses the
+   * gateway's key; a store that is down), at most once a minute each.
+   * `false`: silent (no such line, no construction warning on stderr).
+   */
+  logger?: GatewayLogger | false;
 }

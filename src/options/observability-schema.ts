@@ -9,10 +9,10 @@ import { type Assert, either, flag, got, isObject, optionsObject, type SameOptio
 
 const LOGGER_METHODS = ['info', 'warn', 'error', 'debug', 'child'] as const;
 
-export const loggerSchema = shaped<GatewayLogger>(
-  (value) => isObject(value) && LOGGER_METHODS.every((method) => typeof value[method] === 'function'),
+export const loggerSchema = shaped<GatewayLogger | false>(
+  (value) => value === false || (isObject(value) && LOGGER_METHODS.every((method) => typeof value[method] === 'function')),
   (value) => {
-    if (!isObject(value)) return `must be a pino-shaped logger (pino, or an object with ${LOGGER_METHODS.join(', ')}) (got ${got(value)})`;
+    if (!isObject(value)) return `must be a pino-shaped logger (pino, or an object with ${LOGGER_METHODS.join(', ')}), or false to silence the gateway (got ${got(value)})`;
     const missing = LOGGER_METHODS.filter((method) => typeof value[method] !== 'function');
     const consoleHint = missing.length === 1 && missing[0] === 'child' ? ' (`console` has no `child`: use pino, or wrap console)' : '';
     return `has no ${missing.map((method) => `\`${method}\``).join(', ')} method${missing.length > 1 ? 's' : ''}: the gateway needs a pino-shaped logger with ${LOGGER_METHODS.join(', ')}${consoleHint}`;

@@ -29,4 +29,9 @@ export interface HealthStore {
    * Returns the unsubscribe.
    */
   subscribe(listener: (cooldowns: readonly SharedCooldown[]) => void): () => void;
+  /**
+   * Optional: tells `listener` of each failure to reach the store (a gateway
+   * without `logger` or `onError` prints them). Returns the unsubscribe.
+   */
+  watchFailures?(listener: (error: unknown) => void): () => void;
 }

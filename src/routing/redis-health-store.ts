@@ -65,14 +65,17 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
   const key = `${options.prefix ?? 'modelgate:health:'}cooldowns`;
   const refreshMs = options.refreshMs ?? 1_000;
   const listeners = new Set<(cooldowns: readonly SharedCooldown[]) => void>();
+  const failureWatchers = new Set<(error: unknown) => void>();
   let timer: NodeJS.Timeout | undefined;
   let reading = false;
 
   const fail = (error: unknown): void => {
-    try {
-      options.onError?.(error);
-    } catch {
-      // A failing logger must not change anything.
+    for (const report of [options.onError, ...failureWatchers]) {
+      try {
+        report?.(error);
+      } catch {
+        // A failing logger must not change anything.
+      }
     }
   };
   // A Redis that does not answer (commands queued while it is away) must not hold the next read back forever.
@@ -135,6 +138,10 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
           timer = undefined;
         }
       };
+    },
+    watchFailures(listener) {
+      failureWatchers.add(listener);
+      return () => failureWatchers.delete(listener);
     },
   });
 }
