@@ -143,6 +143,7 @@ function checkList(route: RouteObject, ctx: z.RefinementCtx): void {
   const matches = compileMatcher(route.match);
   const seen = new Map<string, number>();
   route.list.forEach((id, index) => {
+    if (typeof id !== 'string' || id === '' || isGlob(id)) return; // reported by listedIdSchema
     const first = seen.get(id);
     if (first !== undefined) return issue(['list', index], `repeats list[${first}] (${JSON.stringify(id)}): give each id once`);
     seen.set(id, index);
