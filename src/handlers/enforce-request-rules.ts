@@ -56,9 +56,9 @@ function applyRequestRules(ctx: GatewayContext, runtime: GatewayRuntime, router:
   const model = body.model as string;
   const entry = runtime.catalog.get(model);
   const route = router.resolve(model);
-  // The messages interface serves the catalog's models, plus models of routes that opt in.
+  // The messages interface serves the catalog's routed models, plus models of routes that opt in.
   const isChat = isOpenAIModelCall(endpoint.name);
-  if (!isChat && !entry && route?.route.serveMessages !== true) {
+  if (!isChat && (!route || (!entry && route.route.serveMessages !== true))) {
     throw messagesModelNotFound({ model, available: modelsOnMessages(runtime, ctx.principal), chatOnly: route !== undefined });
   }
   if (!route) throw noRouteError(model);
