@@ -10,7 +10,7 @@ import { handleChatCompletions } from './handlers/chat-completions.js';
 import { handleCountTokens } from './handlers/count-tokens.js';
 import { handleFiles } from './handlers/files-endpoint.js';
 import { handleMessages } from './handlers/messages.js';
-import { listModels, retrieveModel, servedModels } from './handlers/models.js';
+import { listModels, retrieveModel } from './handlers/models.js';
 import { handleResponses } from './handlers/responses.js';
 import { handleResponsesInputTokens } from './handlers/responses-input-tokens.js';
 import { deleteResponse, listInputItems, retrieveResponse } from './handlers/responses-resources.js';
@@ -64,12 +64,12 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     case 'responses.create':
       return dispatchEndpoint(ctx, runtime); // not reached (dispatchEndpoint takes these): keeps the switch exhaustive
     case 'models.list':
-      return listModels(servedModels(runtime.catalog, runtime.routedModels), endpoint.query, {
+      return listModels(runtime.servedModels.listed, endpoint.query, {
         ...(ctx.principal ? { principal: ctx.principal } : {}),
         vendorClient: ctx.format === 'messages',
       });
     case 'models.retrieve':
-      return retrieveModel(servedModels(runtime.catalog, runtime.routedModels), endpoint.id ?? '', ctx.principal);
+      return retrieveModel(runtime.servedModels, endpoint.id ?? '', ctx.principal);
     case 'files.list':
     case 'files.retrieve':
     case 'files.content':

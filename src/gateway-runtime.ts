@@ -12,16 +12,16 @@ import { resolveStreamBounds, type StreamBounds } from './bounds/stream-bounds-o
 import { toFilesOptions } from './files/files-options.js';
 import { gateFileStore, type GatedFileStore } from './files/gate-file-store.js';
 import type { GatewayOptions } from './gateway-options.js';
-import type { ServedModel } from './handlers/models.js';
 import { createLimiter, type Limiter } from './limits/limiter.js';
 import { type Catalog, DEFAULT_CATALOG } from './models/catalog.js';
+import { createServedModels, type ServedModels } from './models/served-models.js';
 import { admissionMetrics } from './observability/admission-metrics.js';
 import { createModelLabel } from './observability/model-label.js';
 import { createObservability, type ObserveRequest } from './observability/observability.js';
 import { DEFAULT_MAX_BODY_BYTES } from './read-json-body.js';
 import { DEFAULT_HEARTBEAT_MS } from './sse/relay-stream.js';
 import { Admission } from './routing/admission.js';
-import { createRouter, ownUpstreams, type Route, type Router, routeUpstreams } from './routing/routes.js';
+import { createRouter, ownUpstreams, type Router, routeUpstreams } from './routing/routes.js';
 import { gatewayRedactor, weakSecretWarnings } from './redact/gateway-redactor.js';
 import type { Redactor } from './redact/redactor.js';
 import { createResponsesRuntime, type ResponsesRuntime } from './responses/responses-runtime.js';
@@ -54,8 +54,8 @@ export interface GatewayRuntime {
   router(): Router | Promise<Router>;
   /** The file endpoints' store under the `files` rules; undefined when they are off (404). */
   files(): GatedFileStore | undefined | Promise<GatedFileStore | undefined>;
-  /** Models named by exact-id routes, for the listing. */
-  readonly routedModels: readonly ServedModel[];
+  /** The models served: the listing, `GET /v1/models/{id}` and the messages 404. */
+  readonly servedModels: ServedModels;
   /** Every configured upstream secret (and `options.secrets`), for error paths. */
   readonly redactor: Redactor;
   /** This gateway instance's `Via` entry and loop check. */
@@ -78,15 +78,6 @@ export interface GatewayRuntime {
 interface SimulatorParts {
   router: Router;
   files: GatedFileStore;
-}
-
-function routedModelsOf(routes: readonly Route[], catalog: Catalog): ServedModel[] {
-  const models: ServedModel[] = [];
-  for (const route of routes) {
-    if (typeof route.match !== 'string' || /[*?]/.test(route.match) || catalog.has(route.match)) continue;
-    models.push({ id: route.match, messages: route.serveMessages === true });
-  }
-  return models;
 }
 
 /** Applies defaults and validates options once, at creation. */
@@ -119,8 +110,8 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     : undefined;
   const filesOptions = toFilesOptions(options.files);
   const files = filesOptions ? gateFileStore(filesOptions) : undefined;
-  const routedModels = routes ? routedModelsOf(routes, catalog) : [];
-  const routedIds = new Set(routedModels.map((model) => model.id));
+  const servedModels = createServedModels({ catalog, ...(routes && router ? { routing: { routes, resolve: router.resolve } } : {}) });
+  const routedIds = new Set(servedModels.listed.filter((model) => !model.entry).map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
   warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? []), ...upstreamWarnings((routes ?? []).flatMap(routeUpstreams))]);
   return {
@@ -137,7 +128,7 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     router: () => router ?? loadSimulator().then((parts) => parts.router),
     // No `files` option: the simulator's store without routes; with routes none, as the vendor account's files are served only when the operator says so.
     files: () => (options.files !== undefined || routes ? files : loadSimulator().then((parts) => parts.files)),
-    routedModels,
+    servedModels,
     redactor: gatewayRedactor(routes ?? [], options.secrets),
     hops: createViaHops(),
     forwarding: new HeaderForwarding(options.forwardHeaders),

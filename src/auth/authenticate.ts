@@ -4,6 +4,7 @@
 import { GatewayError } from '../errors.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import type { GatewayRequest, Principal } from '../types.js';
+import { isModelAllowed } from './allowed-models.js';
 import { describeMissingKey } from './describe-missing-key.js';
 import { readCredentials, type CredentialSource } from './read-credentials.js';
 import type { VerifyKey } from './verify-key.js';
@@ -85,7 +86,7 @@ async function verifyLater(
 
 /** Throws `PERMISSION_DENIED` when the principal may not use `model`. */
 export function assertModelAllowed(principal: Principal, model: string): void {
-  if (!principal.allowedModels || principal.allowedModels.includes(model)) return;
+  if (isModelAllowed(principal, model)) return;
   throw new GatewayError('PERMISSION_DENIED', `This API key may not use the model ${model}.`, {
     param: 'model',
     chatCode: 'model_not_allowed',

@@ -8,7 +8,9 @@ import { GatewayError, isGatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { adaptThinking } from '../models/adapt-thinking.js';
-import { enforceModelRules, type RuleInput, unknownModelError } from '../models/enforce-model-rules.js';
+import { enforceModelRules, type RuleInput } from '../models/enforce-model-rules.js';
+import { messagesModelNotFound } from '../models/messages-model-not-found.js';
+import { modelsOnMessages } from './models-on-messages.js';
 import { DEFAULT_REASONING_BUDGETS } from '../models/thinking-budgets.js';
 import { isOpenAIModelCall } from '../match-endpoint.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
@@ -54,10 +56,10 @@ function applyRequestRules(ctx: GatewayContext, runtime: GatewayRuntime, router:
   const model = body.model as string;
   const entry = runtime.catalog.get(model);
   const route = router.resolve(model);
-  // The messages interface serves the catalog's models, plus models of routes that opt in.
+  // The messages interface serves the catalog's routed models, plus models of routes that opt in.
   const isChat = isOpenAIModelCall(endpoint.name);
-  if (!isChat && !entry && route?.route.serveMessages !== true) {
-    throw unknownModelError(model, runtime.catalog);
+  if (!isChat && (!route || (!entry && route.route.serveMessages !== true))) {
+    throw messagesModelNotFound({ model, available: modelsOnMessages(runtime, ctx.principal), chatOnly: route !== undefined });
   }
   if (!route) throw noRouteError(model);
   ctx.route = route;

@@ -4,7 +4,7 @@
  * opts in with `serveMessages` (other vendors' models behind the vendor client).
  */
 import { randomUUID } from 'node:crypto';
-import { GatewayError } from '../errors.js';
+import { messagesModelNotFound } from '../models/messages-model-not-found.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import type { ChatCompletion, MessagesRequest } from '../schemas/index.js';
@@ -14,6 +14,7 @@ import { messagesToChatRequest } from '../translate/messages-to-chat-request.js'
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../routing/routes.js';
 import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
+import { modelsOnMessages } from './models-on-messages.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 
@@ -30,9 +31,7 @@ function planMessagesCall(ctx: GatewayContext, runtime: GatewayRuntime, body: Me
     return plan;
   }
   if (ctx.route?.route.serveMessages !== true) {
-    throw new GatewayError('NOT_FOUND', `model: ${body.model} is served in the chat-completions format only; call POST /v1/chat/completions.`, {
-      param: 'model',
-    });
+    throw messagesModelNotFound({ model: body.model, available: modelsOnMessages(runtime, ctx.principal), chatOnly: true });
   }
   const translation = messagesToChatRequest(body, {
     upstreamModel: target.model,

@@ -8,8 +8,10 @@
  * also carries its matrix row under `modelgate`, so clients can discover the
  * rules instead of hitting them.
  */
+import { isModelAllowed } from '../auth/allowed-models.js';
 import { GatewayError } from '../errors.js';
-import type { Catalog, ModelEntry } from '../models/catalog.js';
+import type { ModelEntry } from '../models/catalog.js';
+import { type ServedModel, type ServedModels, UNKNOWN_CREATED_AT } from '../models/served-models.js';
 import type { JsonResponse, Principal } from '../types.js';
 
 /** A model as the gateway lists it. */
@@ -30,16 +32,6 @@ export interface ListedModel {
   };
 }
 
-/** A model the gateway serves: a catalog row, or a model only a route names. */
-export interface ServedModel {
-  id: string;
-  entry?: ModelEntry;
-  /** True when the messages interface serves it (catalog rows, or opted-in routes). */
-  messages: boolean;
-}
-
-const EPOCH = '1970-01-01T00:00:00Z';
-
 /** `owned_by` of the catalog's models: the vendor of the model family, as the vendor's own listing shows it. */
 export const CATALOG_OWNER = 'vendora';
 
@@ -50,7 +42,7 @@ export const CATALOG_OWNER = 'vendora';
 export const ROUTED_OWNER = 'modelgate';
 
 function toListedModel(model: ServedModel): ListedModel {
-  const createdAt = model.entry?.createdAt ?? EPOCH;
+  const createdAt = model.entry?.createdAt ?? UNKNOWN_CREATED_AT;
   return {
     id: model.id,
     object: 'model',
@@ -69,20 +61,8 @@ function toListedModel(model: ServedModel): ListedModel {
   };
 }
 
-/** The catalog's models plus `extraIds` (route-named models), newest first. */
-export function servedModels(catalog: Catalog, extra: readonly ServedModel[]): ServedModel[] {
-  const byId = new Map<string, ServedModel>();
-  for (const entry of catalog.models) byId.set(entry.id, { id: entry.id, entry, messages: true });
-  for (const model of extra) if (!byId.has(model.id)) byId.set(model.id, model);
-  return [...byId.values()].sort((a, b) => {
-    const byDate = Date.parse(b.entry?.createdAt ?? EPOCH) - Date.parse(a.entry?.createdAt ?? EPOCH);
-    return byDate !== 0 ? byDate : a.id.localeCompare(b.id);
-  });
-}
-
-function visible(models: ServedModel[], principal: Principal | undefined): ServedModel[] {
-  const allowed = principal?.allowedModels;
-  return allowed ? models.filter((model) => allowed.includes(model.id)) : models;
+function visible(models: readonly ServedModel[], principal: Principal | undefined): ServedModel[] {
+  return models.filter((model) => isModelAllowed(principal, model.id));
 }
 
 function parseLimit(raw: string | undefined, fallback: number): number {
@@ -105,7 +85,7 @@ function indexOfId(models: ServedModel[], id: string, param: string): number {
  * pages) gets everything; the vendor client's default page is 20.
  */
 export function listModels(
-  models: ServedModel[],
+  models: readonly ServedModel[],
   query: Record<string, string>,
   options: { principal?: Principal; vendorClient: boolean },
 ): JsonResponse {
@@ -134,9 +114,9 @@ export function listModels(
   };
 }
 
-/** One model, or a 404 naming it. */
-export function retrieveModel(models: ServedModel[], id: string, principal: Principal | undefined): JsonResponse {
-  const model = visible(models, principal).find((candidate) => candidate.id === id);
+/** One model (listed, or served by a pattern route without being listed), or a 404 naming it. */
+export function retrieveModel(models: ServedModels, id: string, principal: Principal | undefined): JsonResponse {
+  const model = isModelAllowed(principal, id) ? models.find(id) : undefined;
   if (!model) {
     throw new GatewayError('MODEL_NOT_FOUND', `model: ${id} is not served by this gateway. GET /v1/models lists the models you can use.`, {
       param: 'model',

@@ -8,6 +8,7 @@
  */
 import { GatewayError } from '../errors.js';
 import type { Catalog, ModelEntry } from './catalog.js';
+import { messagesModelNotFound } from './messages-model-not-found.js';
 
 /** The fields the rules look at, as they appear in a messages request. */
 export interface RuleInput {
@@ -113,11 +114,7 @@ export function findRuleViolations(input: RuleInput, entry: ModelEntry): RuleVio
 
 /** A 404 naming a model that the messages interface does not serve. */
 export function unknownModelError(model: string, catalog: Catalog): GatewayError {
-  const known = catalog.models.map((entry) => entry.id).join(', ');
-  return new GatewayError('MODEL_NOT_FOUND', `model: ${model} is not available on /v1/messages. Available models: ${known}.`, {
-    param: 'model',
-    chatCode: 'model_not_found',
-  });
+  return messagesModelNotFound({ model, available: catalog.models.map((entry) => entry.id) });
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AffinityOptions } from '../routing/affinity.js';
 import type { DeploymentTarget, FallbackTarget, ModelMatcher, ModelRename, Route, SingleUpstreamRoute } from '../routing/routes.js';
 import { ROUTE_STRATEGIES } from '../routing/strategies.js';
 import type { Upstream } from '../upstreams/upstream.js';
+import { compileMatcher, isGlob } from '../models/model-matcher.js';
 import { amount, type Assert, either, flag, got, int, isObject, oneOf, optionsObject, type SameOptions } from './option-schemas.js';
 import { MAKE_ONE, upstreamSchema } from './upstream-schema.js';
 
@@ -77,6 +78,16 @@ const betasSchema = optionsObject(
   "`{ allow: [...] }`, e.g. `{ allow: ['*', 'files-api-*'] }`",
 );
 
+const listedIdSchema = z
+  .string({ error: (issue) => `must be a model id, a string (got ${got(issue.input)})` })
+  .min(1, { error: () => 'is an empty string: give a model id the route serves' })
+  .refine((id) => !isGlob(id), { error: (issue) => `is a glob (${JSON.stringify(issue.input)}): list the exact ids callers can pick` });
+
+/** The ids `GET /v1/models` lists for a pattern route. */
+const listSchema = z
+  .array(listedIdSchema, { error: (issue) => `must be an array of the model ids the route serves, e.g. ['llama-3.1-8b'] (got ${got(issue.input)})` })
+  .readonly();
+
 /** The options of a route as one object: `upstream` and `targets` both optional, exactly one checked below. */
 const routeObjectSchema = optionsObject(
   {
@@ -98,12 +109,14 @@ const routeObjectSchema = optionsObject(
     onClientAbort: oneOf(['abort', 'drain'], 'what happens to the upstream call when the client leaves').optional(),
     retries: int(0, 100, 'retries per upstream before the next fallback').optional(),
     serveMessages: flag().optional(),
+    list: listSchema.optional(),
     whenAllCooling: oneOf(['try', 'reject'], 'what a request does when every target is cooling after failures (`try` them anyway, the default, or `reject` at once)').optional(),
   },
   'a route',
   '`{ match, upstream, model?, fallbacks?, ... }` or `{ match, targets: [{ upstream, weight?, model? }, ...], strategy?, ... }`',
 ).superRefine((route, ctx) => {
   checkOwnTargets(route, ctx);
+  checkList(route, ctx);
   if (route.keyPassthrough !== true) return;
   const own = route.targets ? route.targets.map((target) => target.upstream) : route.upstream ? [route.upstream] : [];
   const targets = [...own, ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream))];
@@ -118,6 +131,36 @@ const routeObjectSchema = optionsObject(
 });
 
 type RouteObject = z.output<typeof routeObjectSchema>;
+
+/** `list` belongs to pattern routes and names only ids the route's `match` takes, each once. */
+function checkList(route: RouteObject, ctx: z.RefinementCtx): void {
+  if (route.list === undefined) return;
+  const issue = (path: PropertyKey[], message: string): void => ctx.addIssue({ code: 'custom', path, message });
+  if (typeof route.match === 'string' && !isGlob(route.match)) {
+    issue(['list'], `is for a route whose \`match\` is a glob, RegExp or function: this route's \`match\` is the exact id ${JSON.stringify(route.match)}, which GET /v1/models lists already; remove \`list\``);
+    return;
+  }
+  const matches = compileMatcher(route.match);
+  const seen = new Map<string, number>();
+  route.list.forEach((id, index) => {
+    if (typeof id !== 'string' || id === '' || isGlob(id)) return; // reported by listedIdSchema
+    const first = seen.get(id);
+    if (first !== undefined) return issue(['list', index], `repeats list[${first}] (${JSON.stringify(id)}): give each id once`);
+    seen.set(id, index);
+    if (!matchesSafely(matches, id)) {
+      issue(['list', index], `${JSON.stringify(id)} is not matched by this route's \`match\`, so requests for it never reach the route: list the ids \`match\` takes, or widen \`match\``);
+    }
+  });
+}
+
+/** A `match` function that throws matches nothing, as far as `list` is concerned. */
+function matchesSafely(matches: (model: string) => boolean, id: string): boolean {
+  try {
+    return matches(id) === true;
+  } catch {
+    return false;
+  }
+}
 
 /** Exactly one of `upstream` and `targets`; `model`, `strategy` and `affinity` only where they mean something; no deployment twice. */
 function checkOwnTargets(route: RouteObject, ctx: z.RefinementCtx): void {

@@ -56,6 +56,15 @@ interface RouteCommon {
    */
   serveMessages?: boolean;
   /**
+   * The model ids `GET /v1/models` lists for this route, for a `match` that is a glob,
+   * RegExp or function (the listing cannot enumerate a pattern); each must be matched by
+   * `match`. An exact-id route lists its id without it. Default: none, except that a route
+   * whose upstreams all speak the messages format lists the catalog models it matches.
+   *
+   * @example { match: 'llama-*', upstream: local, list: ['llama-3.1-8b', 'llama-3.1-70b'] }
+   */
+  list?: readonly string[];
+  /**
    * How a route with several `targets` picks the first one per request: `weighted` random by
    * `weight` (default), `least-in-flight` (fewest calls open on it, per weight), or
    * `lowest-latency` (lowest recent time to the response head, exponentially weighted).

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { listModels, retrieveModel, servedModels, type ListedModel, type ServedModel } from '../../../src/handlers/models.js';
+import { listModels, retrieveModel, type ListedModel } from '../../../src/handlers/models.js';
+import { createServedModels, type ServedModel } from '../../../src/models/served-models.js';
+import { createRouter } from '../../../src/routing/routes.js';
+import type { Upstream } from '../../../src/upstreams/upstream.js';
 import { DEFAULT_CATALOG } from '../../../src/models/catalog.js';
 import { chatModelListSchema, chatModelSchema } from '../../../src/schemas/chat.js';
 import { messagesModelListSchema, messagesModelSchema } from '../../../src/schemas/messages.js';
@@ -15,9 +18,9 @@ interface ListBody {
   last_id: string | null;
 }
 
-const SERVED = servedModels(DEFAULT_CATALOG, []);
+const SERVED = createServedModels({ catalog: DEFAULT_CATALOG });
 
-function list(query: Record<string, string>, options: { principal?: Principal; vendorClient?: boolean } = {}, models = SERVED): ListBody {
+function list(query: Record<string, string>, options: { principal?: Principal; vendorClient?: boolean } = {}, models: readonly ServedModel[] = SERVED.listed): ListBody {
   const response = listModels(models, query, { vendorClient: options.vendorClient ?? true, ...options });
   expect(response.type).toBe('json');
   expect(response.status).toBe(200);
@@ -148,7 +151,7 @@ describe('GET /v1/models: pagination', () => {
   });
 
   it.each(['0', '1001', '-1', '2.5', 'abc', '', '1e400'])('limit %j → 400 INVALID_REQUEST', (limit) => {
-    const error = thrown(() => listModels(SERVED, { limit }, { vendorClient: true }));
+    const error = thrown(() => listModels(SERVED.listed, { limit }, { vendorClient: true }));
     expect(error.status).toBe(400);
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.param).toBe('limit');
@@ -156,7 +159,7 @@ describe('GET /v1/models: pagination', () => {
   });
 
   it.each(['after_id', 'before_id'])('unknown %s → 400 naming the param', (param) => {
-    const error = thrown(() => listModels(SERVED, { [param]: 'vendora-nope' }, { vendorClient: true }));
+    const error = thrown(() => listModels(SERVED.listed, { [param]: 'vendora-nope' }, { vendorClient: true }));
     expect(error.status).toBe(400);
     expect(error.code).toBe('INVALID_REQUEST');
     expect(error.param).toBe(param);
@@ -165,11 +168,15 @@ describe('GET /v1/models: pagination', () => {
 });
 
 describe('GET /v1/models: default page size per client', () => {
-  const extra: ServedModel[] = Array.from({ length: 30 }, (_, i) => ({
-    id: `route-model-${String(i).padStart(2, '0')}`,
-    messages: false,
-  }));
-  const many = servedModels(DEFAULT_CATALOG, extra);
+  // Never called: the listing only reads routes.
+  const local: Upstream = { name: 'local', format: 'chat', send: () => Promise.reject(new Error('not called')) };
+  const vendor: Upstream = { name: 'vendor', format: 'messages', send: () => Promise.reject(new Error('not called')) };
+  const routeIds = Array.from({ length: 30 }, (_, i) => `route-model-${String(i).padStart(2, '0')}`);
+  const routes = [
+    { match: 'vendora-*', upstream: vendor },
+    { match: 'route-model-*', upstream: local, list: routeIds },
+  ];
+  const many = createServedModels({ catalog: DEFAULT_CATALOG, routing: { routes, resolve: createRouter(routes).resolve } }).listed;
 
   it('the chat client (vendorClient false) gets every model without a limit', () => {
     const body = list({}, { vendorClient: false }, many);
@@ -205,11 +212,6 @@ describe('GET /v1/models: default page size per client', () => {
     expect(messagesModelListSchema.safeParse(body).success).toBe(true);
   });
 
-  it('a catalog model is not listed twice when a route names it too', () => {
-    const served = servedModels(DEFAULT_CATALOG, [{ id: 'vendora-opus-5', messages: false }]);
-    expect(served.filter((model) => model.id === 'vendora-opus-5')).toHaveLength(1);
-    expect(served.find((model) => model.id === 'vendora-opus-5')?.messages).toBe(true);
-  });
 });
 
 describe('principal allowedModels', () => {
@@ -226,7 +228,7 @@ describe('principal allowedModels', () => {
     expect(page.has_more).toBe(true);
     const next = list({ limit: '1', after_id: page.last_id as string }, { principal });
     expect(next.has_more).toBe(false);
-    expect(thrown(() => listModels(SERVED, { after_id: 'vendora-sonnet-5' }, { principal, vendorClient: true })).status).toBe(400);
+    expect(thrown(() => listModels(SERVED.listed, { after_id: 'vendora-sonnet-5' }, { principal, vendorClient: true })).status).toBe(400);
   });
 
   it('filters retrieve: hidden models are 404', () => {

@@ -119,3 +119,41 @@ describe('openAICompatible and messagesUpstream options', () => {
     await agent.close();
   });
 });
+
+describe('routes[].list', () => {
+  it('the ids GET /v1/models lists for a pattern route: exact ids its match takes, each once', () => {
+    const upstream = fakeUpstream();
+    const problems = problemsOf(
+      withRoutes([
+        { match: 'llama-3.1-8b', upstream, list: ['llama-3.1-8b'] },
+        { match: 'llama-*', upstream, list: ['llama-3.1-8b', 'qwen2.5-7b', 'llama-*', '', 'llama-3.1-8b'] },
+        { match: /^gpt-/, upstream, list: 'gpt-4o' },
+        { match: (model: string) => model === 'a', upstream, list: ['b'] },
+        { match: 'x-*', upstream, list: [7] },
+      ]),
+    );
+    expect(problemAt(problems, 'routes[0].list')).toMatch(/^is for a route whose `match` is a glob, RegExp or function: .*exact id "llama-3\.1-8b".*remove `list`$/);
+    expect(problemAt(problems, 'routes[1].list[1]')).toMatch(/^"qwen2\.5-7b" is not matched by this route's `match`/);
+    expect(problemAt(problems, 'routes[1].list[2]')).toMatch(/^is a glob \("llama-\*"\): list the exact ids/);
+    expect(problemAt(problems, 'routes[1].list[3]')).toMatch(/^is an empty string/);
+    expect(problemAt(problems, 'routes[1].list[4]')).toBe('repeats list[0] ("llama-3.1-8b"): give each id once');
+    expect(problemAt(problems, 'routes[2].list')).toMatch(/^must be an array of the model ids the route serves/);
+    expect(problemAt(problems, 'routes[3].list[0]')).toMatch(/^"b" is not matched/);
+    expect(problemAt(problems, 'routes[4].list[0]')).toMatch(/^must be a model id, a string \(got 7\)/);
+    expect(problems).toHaveLength(8);
+  });
+
+  it('valid lists construct', () => {
+    const upstream = fakeUpstream();
+    expect(() =>
+      createGateway({
+        auth: { keys: ['sk-a'] },
+        routes: [
+          { match: 'llama-*', upstream, list: ['llama-3.1-8b', 'llama-3.1-70b'] },
+          { match: /^gpt-/, upstream, list: [] },
+          { match: (model) => model.startsWith('m'), upstream, list: ['mistral-small'] },
+        ],
+      }),
+    ).not.toThrow();
+  });
+});
