@@ -5,6 +5,7 @@ import { GatewayError } from '../errors.js';
 import { isThenable, type MaybePromise } from '../maybe-promise.js';
 import type { GatewayRequest, Principal } from '../types.js';
 import { describeMissingKey } from './describe-missing-key.js';
+import { isModelAllowed } from './is-model-allowed.js';
 import { readCredentials, type CredentialSource } from './read-credentials.js';
 import type { VerifyKey } from './verify-key.js';
 
@@ -83,9 +84,9 @@ async function verifyLater(
   throw invalidKey(keys);
 }
 
-/** Throws `PERMISSION_DENIED` when the principal may not use `model`. */
+/** Throws `PERMISSION_DENIED` when the principal may not use `model` (see {@link isModelAllowed}). */
 export function assertModelAllowed(principal: Principal, model: string): void {
-  if (!principal.allowedModels || principal.allowedModels.includes(model)) return;
+  if (isModelAllowed(principal, model)) return;
   throw new GatewayError('PERMISSION_DENIED', `This API key may not use the model ${model}.`, {
     param: 'model',
     chatCode: 'model_not_allowed',

@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import { isModelAllowed } from '../auth/is-model-allowed.js';
 import type { GatewayContext } from '../gateway-context.js';
 import { isOpenAIModelCall } from '../match-endpoint.js';
 import type { Catalog } from '../models/catalog.js';
@@ -35,8 +36,7 @@ export function applyTemperatureRuleFirst(
   const body = raw as Record<string, unknown>;
   if (typeof body.model !== 'string') return raw;
   // A caller not allowed this model gets its 403 (in enforceRules), not a rule of the model.
-  const allowed = ctx.principal?.allowedModels;
-  if (allowed && !allowed.includes(body.model)) return raw;
+  if (!isModelAllowed(ctx.principal, body.model)) return raw;
   const entry = catalog.get(body.model);
   if (!entry || entry.temperature === 'accepted') return raw;
   if (!sentTemperature(body, isOpenAIModelCall(ctx.endpoint?.name))) return raw;

@@ -30,7 +30,7 @@ const staticKeySchema = optionsObject(
     key: keySchema,
     id: text({ expected: 'the principal id for logs and limits' }).optional(),
     allowedModels: z
-      .array(text({ expected: 'a model id' }), { error: 'must be an array of model ids (the models this key may call)' })
+      .array(text({ expected: 'a model id or a glob (`local-*`)' }), { error: 'must be an array of model ids or globs, e.g. `[\'gpt-4o\', \'local-*\']` (the models this key may call)' })
       .readonly()
       .optional(),
   },
