@@ -40,7 +40,7 @@ const staticKeySchema = optionsObject(
 
 const keyEntrySchema = either<string | StaticKey>((value) => (isObject(value) ? staticKeySchema : keySchema));
 
-const keysAuthSchema = optionsObject(
+export const keysAuthSchema = optionsObject(
   {
     keys: z
       .array(keyEntrySchema, {
@@ -57,7 +57,7 @@ const keysAuthSchema = optionsObject(
   AUTH_SHAPES,
 );
 
-const verifyAuthSchema = optionsObject({ verify: fn<VerifyKey>('`async (key, request) => principal | null`') }, 'an `auth`', AUTH_SHAPES);
+export const verifyAuthSchema = optionsObject({ verify: fn<VerifyKey>('`async (key, request) => principal | null`') }, 'an `auth`', AUTH_SHAPES);
 
 /** `{ keys }` or `{ verify }`, told apart by which one is given. */
 export const authSchema = either<AuthOptions>((value) => {

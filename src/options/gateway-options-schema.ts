@@ -58,7 +58,7 @@ const FILE_STORE_EXPECTED = `a FileStore (an object with ${FILE_STORE_METHODS.jo
 const SHARED_NEEDED =
   'keeps no owners (e.g. `upstreamFileStore`: the vendor account’s files), so the gateway cannot tell whose files they are: give `files: { store, shared: true }` to serve them to every key allowed to use files, or `shared: (principal, file) => boolean` to choose';
 
-const filesOptionsSchema = optionsObject(
+export const filesOptionsSchema = optionsObject(
   {
     store: either<FileStore>((value) => (isFileStore(value) ? undefined : `must be ${FILE_STORE_EXPECTED} (got ${got(value)})`)),
     shared: either<FileSharing>((value) =>
