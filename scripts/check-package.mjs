@@ -2,7 +2,7 @@
 /**
  * The package as users get it, checked in CI (`.ci/run`). A fresh clone of
  * the committed tree (HEAD; uncommitted changes are not in it), with no
- * build, is packed: `npm pack` must build `dist/` itself (the `prepare`
+ * build, is packed: `npm pack` must build `dist/` itself (the `prepack`
  * script). On that tarball: `publint`, `attw` (every subpath: ESM, CJS and
  * their types under node16 and bundler resolution; node10, which has no
  * `exports`, is out of scope), then a fresh app that installs it:
@@ -104,7 +104,7 @@ try {
   if (existsSync(join(clone, 'dist'))) throw new Error('the fresh clone already has dist/');
   symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
 
-  timed('npm pack in the fresh clone (prepare builds)', () => run(npm, ['pack', '--silent', '--pack-destination', work], clone));
+  timed('npm pack in the fresh clone (prepack builds)', () => run(npm, ['pack', '--silent', '--pack-destination', work], clone));
   const tarball = join(work, readdirSync(work).find((name) => name.endsWith('.tgz')) ?? '');
   if (!tarball.endsWith('.tgz')) throw new Error('npm pack made no tarball');
   run(bin('publint'), ['run', tarball, '--strict']);

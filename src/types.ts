@@ -90,7 +90,7 @@ export type GatewayResponse = JsonResponse | BytesResponse | SseResponse;
 export interface Principal {
   /** Stable id for logs and usage records. */
   id: string;
-  /** When set, only these model ids may be called or listed. */
+  /** When set, only these models may be called or listed: exact ids or globs (`local-*`), matched as a route's `match` string is. */
   allowedModels?: readonly string[];
   /** Anything else the verifier wants to carry along (tenant, plan...). */
   metadata?: Record<string, unknown>;

@@ -84,7 +84,7 @@ async function verifyLater(
   throw invalidKey(keys);
 }
 
-/** Throws `PERMISSION_DENIED` when the principal may not use `model`. */
+/** Throws `PERMISSION_DENIED` when the principal may not use `model` (see {@link isModelAllowed}). */
 export function assertModelAllowed(principal: Principal, model: string): void {
   if (isModelAllowed(principal, model)) return;
   throw new GatewayError('PERMISSION_DENIED', `This API key may not use the model ${model}.`, {

@@ -15,6 +15,7 @@ export interface StaticKey {
    * `principalSecret`, which reveal nothing of the key.
    */
   id?: string;
+  /** The models this key may call and list: exact ids or globs (`local-*`, `gpt-4o?`), as in a route's `match`. Default: every model. */
   allowedModels?: readonly string[];
 }
 

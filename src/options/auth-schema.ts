@@ -30,7 +30,7 @@ const staticKeySchema = optionsObject(
     key: keySchema,
     id: text({ expected: 'the principal id for logs and limits' }).optional(),
     allowedModels: z
-      .array(text({ expected: 'a model id' }), { error: 'must be an array of model ids (the models this key may call)' })
+      .array(text({ expected: 'a model id or a glob (`local-*`)' }), { error: 'must be an array of model ids or globs, e.g. `[\'gpt-4o\', \'local-*\']` (the models this key may call)' })
       .readonly()
       .optional(),
   },
@@ -40,7 +40,7 @@ const staticKeySchema = optionsObject(
 
 const keyEntrySchema = either<string | StaticKey>((value) => (isObject(value) ? staticKeySchema : keySchema));
 
-const keysAuthSchema = optionsObject(
+export const keysAuthSchema = optionsObject(
   {
     keys: z
       .array(keyEntrySchema, {
@@ -57,7 +57,7 @@ const keysAuthSchema = optionsObject(
   AUTH_SHAPES,
 );
 
-const verifyAuthSchema = optionsObject({ verify: fn<VerifyKey>('`async (key, request) => principal | null`') }, 'an `auth`', AUTH_SHAPES);
+export const verifyAuthSchema = optionsObject({ verify: fn<VerifyKey>('`async (key, request) => principal | null`') }, 'an `auth`', AUTH_SHAPES);
 
 /** `{ keys }` or `{ verify }`, told apart by which one is given. */
 export const authSchema = either<AuthOptions>((value) => {

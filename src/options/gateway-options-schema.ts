@@ -24,7 +24,7 @@ import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
 import { type Assert, either, flag, fn, got, int, isObject, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
 import { reasoningSecretSchema } from './reasoning-secret-schema.js';
-import { routesSchema } from './route-schema.js';
+import { routeOptionsGivenElsewhere, routesSchema } from './route-schema.js';
 import { forwardHeaderRefusal } from '../upstreams/forward-headers.js';
 import { HEADER_NAME } from '../header-value.js';
 
@@ -58,7 +58,7 @@ const FILE_STORE_EXPECTED = `a FileStore (an object with ${FILE_STORE_METHODS.jo
 const SHARED_NEEDED =
   'keeps no owners (e.g. `upstreamFileStore`: the vendor account’s files), so the gateway cannot tell whose files they are: give `files: { store, shared: true }` to serve them to every key allowed to use files, or `shared: (principal, file) => boolean` to choose';
 
-const filesOptionsSchema = optionsObject(
+export const filesOptionsSchema = optionsObject(
   {
     store: either<FileStore>((value) => (isFileStore(value) ? undefined : `must be ${FILE_STORE_EXPECTED} (got ${got(value)})`)),
     shared: either<FileSharing>((value) =>
@@ -127,8 +127,9 @@ const responsesSchema = optionsObject(
   "`{ builtInTools?: 'drop' | 'reject', reasoningSecret?: string | string[] }`",
 );
 
-/** Options named as they are elsewhere (another library, a nested group). */
+/** Options named as they are elsewhere (another library, a nested group, a route). */
 export const MOVED_OPTIONS: Readonly<Record<string, string>> = {
+  ...routeOptionsGivenElsewhere('a gateway option'),
   keys: 'is not a gateway option: keys go in `auth: { keys: [...] }`',
   verify: 'is not a gateway option: it goes in `auth: { verify }`',
   apiKey: 'is not a gateway option: the gateway’s own upstream keys go in `openAICompatible({ apiKey })` / `messagesUpstream({ apiKey })` routes; callers’ keys in `auth: { keys }`',

@@ -10,6 +10,7 @@ import type { RedisHealthStoreOptions } from '../routing/redis-health-store-opti
 import type { RoutingOptions } from '../routing/routing-options.js';
 import { type Assert, fn, got, int, isObject, optionsObject, type SameOptions, MAX_TIMER_MS, shaped } from './option-schemas.js';
 import { redisClientSchema } from './redis-client-schema.js';
+import { routeOptionsGivenElsewhere } from './route-schema.js';
 
 const redisShape = optionsObject(
   {
@@ -53,11 +54,12 @@ const cooldownShape = optionsObject(
   }
 });
 
-/** The gateway's `routing` option. */
+/** The gateway's `routing` option: what is shared by every route. A route's own options given here point to `routes[i]`. */
 export const routingSchema = optionsObject(
   { health: storeSchema.optional(), cooldown: cooldownShape.optional() },
   'a `routing`',
   '`{ health?, cooldown? }`',
+  routeOptionsGivenElsewhere('a `routing` option (`routing` holds `health` and `cooldown`, shared by every route)'),
 );
 
 type _Redis = Assert<SameOptions<z.input<typeof redisShape>, RedisHealthStoreOptions>>;

@@ -25,7 +25,7 @@ const provider = <T>(method: string, what: string) =>
     (value) => `must be an OpenTelemetry ${what} (an object with ${method}()) (got ${got(value)})`,
   );
 
-const openTelemetryObjectSchema = optionsObject(
+export const openTelemetryObjectSchema = optionsObject(
   {
     tracerProvider: provider<NonNullable<OpenTelemetryOptions['tracerProvider']>>('getTracer', 'TracerProvider').optional(),
     meterProvider: provider<NonNullable<OpenTelemetryOptions['meterProvider']>>('getMeter', 'MeterProvider').optional(),

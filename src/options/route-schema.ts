@@ -38,7 +38,7 @@ const fallbackSchema = either<FallbackTarget>((value) =>
   isObject(value) && 'upstream' in value && !('send' in value) ? fallbackObjectSchema : upstreamSchema,
 );
 
-const deploymentSchema = optionsObject(
+const deploymentObjectSchema = optionsObject(
   {
     upstream: upstreamSchema,
     weight: amount(0, { meaning: 'its share of the route’s requests (default 1; 0 takes it out of the choice, for failover only)' }).optional(),
@@ -47,6 +47,18 @@ const deploymentSchema = optionsObject(
   'a target',
   '`{ upstream, weight?, model? }`',
 );
+
+/** True for what looks like an upstream itself (what `openAICompatible` returns), not `{ upstream }`. */
+function isBareUpstream(value: unknown): value is { name?: unknown } {
+  return isObject(value) && 'send' in value && !('upstream' in value);
+}
+
+/** `{ upstream, weight?, model? }`; a bare upstream is the common slip, so it gets the wrapped form. */
+const deploymentSchema = either<DeploymentTarget>((value) => {
+  if (!isBareUpstream(value)) return deploymentObjectSchema;
+  const name = typeof value.name === 'string' ? ` ("${value.name}")` : '';
+  return `is an upstream${name}, not a target: wrap each upstream in an object, e.g. \`targets: [{ upstream: east }, { upstream: west }]\` (a target is \`{ upstream, weight?, model? }\`)`;
+});
 
 const affinitySchema = either<boolean | AffinityOptions>((value) =>
   typeof value === 'boolean'
@@ -118,9 +130,9 @@ const routeObjectSchema = optionsObject(
   checkOwnTargets(route, ctx);
   checkList(route, ctx);
   if (route.keyPassthrough !== true) return;
-  const own = route.targets ? route.targets.map((target) => target.upstream) : route.upstream ? [route.upstream] : [];
-  const targets = [...own, ...(route.fallbacks ?? []).map((fallback) => ('send' in fallback ? fallback : fallback.upstream))];
-  const signing = targets.find((upstream) => upstream.acceptsCallerKey === false);
+  const own: unknown[] = route.targets ? route.targets.map((target) => upstreamOf(target)) : [route.upstream];
+  const fallbacks: unknown[] = (route.fallbacks ?? []).map((fallback) => (isObject(fallback) && 'send' in fallback ? fallback : upstreamOf(fallback)));
+  const signing = [...own, ...fallbacks].find((upstream): upstream is Upstream => isObject(upstream) && upstream.acceptsCallerKey === false);
   if (signing) {
     ctx.addIssue({
       code: 'custom',
@@ -162,6 +174,30 @@ function matchesSafely(matches: (model: string) => boolean, id: string): boolean
   }
 }
 
+/**
+ * Messages for route options given where a route's options are not (the
+ * `routing` group, the gateway's top level), pointing at `routes[i]`.
+ *
+ * @param notIn How the group's options are named: "a `routing` option".
+ */
+export function routeOptionsGivenElsewhere(notIn: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(routeObjectSchema.shape).map((name) => [
+      name,
+      `is a route option, not ${notIn}: give it on the route it applies to, as \`routes[i].${name}\` (\`routes: [{ match, ${name === 'match' ? 'upstream' : name}, ... }]\`)`,
+    ]),
+  );
+}
+
+/**
+ * The upstream of a target or fallback object, or undefined for an entry
+ * that is not one. The checks across fields run even when a field was
+ * refused (its message is already given), so they read entries with care.
+ */
+function upstreamOf(entry: unknown): Record<string, unknown> | undefined {
+  return isObject(entry) && isObject(entry.upstream) ? entry.upstream : undefined;
+}
+
 /** Exactly one of `upstream` and `targets`; `model`, `strategy` and `affinity` only where they mean something; no deployment twice. */
 function checkOwnTargets(route: RouteObject, ctx: z.RefinementCtx): void {
   const issue = (path: PropertyKey[], message: string): void => ctx.addIssue({ code: 'custom', path, message });
@@ -177,16 +213,17 @@ function checkOwnTargets(route: RouteObject, ctx: z.RefinementCtx): void {
     issue(['targets'], 'is empty: give at least one `{ upstream, weight?, model? }`');
     return;
   }
-  if (route.targets.every((target) => target.weight === 0)) {
+  if (route.targets.every((target) => isObject(target) && target.weight === 0)) {
     issue(['targets'], 'has no target with a weight above 0: no request could be sent; give one a weight (default 1)');
   }
   const seen = new Map<string, number>();
   route.targets.forEach((target, index) => {
-    if (typeof target.model === 'function') return;
-    const id = `${target.upstream.name}\u0000${target.model ?? ''}`;
+    const upstream = upstreamOf(target);
+    if (upstream === undefined || typeof upstream.name !== 'string' || typeof target.model === 'function') return;
+    const id = `${upstream.name}\u0000${target.model ?? ''}`;
     const first = seen.get(id);
     if (first === undefined) seen.set(id, index);
-    else issue(['targets', index], `repeats targets[${first}] (upstream "${target.upstream.name}"${target.model ? `, model "${target.model}"` : ''}): give each deployment once, with a weight for its share`);
+    else issue(['targets', index], `repeats targets[${first}] (upstream "${upstream.name}"${target.model ? `, model "${target.model}"` : ''}): give each deployment once, with a weight for its share`);
   });
 }
 
@@ -200,5 +237,5 @@ export const routesSchema = z
 /** `Route` as one object type (its union members merged), what `routeObjectSchema` checks. */
 type FlatRoute = Omit<SingleUpstreamRoute, 'upstream' | 'targets'> & { upstream?: Upstream; targets?: readonly DeploymentTarget[] };
 type _Route = Assert<SameOptions<z.input<typeof routeObjectSchema>, FlatRoute>>;
-type _Deployment = Assert<SameOptions<z.input<typeof deploymentSchema>, DeploymentTarget>>;
+type _Deployment = Assert<SameOptions<z.input<typeof deploymentObjectSchema>, DeploymentTarget>>;
 type _Fallback = Assert<SameOptions<z.input<typeof fallbackObjectSchema>, Exclude<FallbackTarget, { send: unknown }>>>;

@@ -273,6 +273,12 @@ describe('assertModelAllowed', () => {
     expectNoKeyLeak(caught as GatewayError, 'sk-limited');
   });
 
+  it('a glob in the list allows the models it matches, as in a route\'s `match`', () => {
+    const principal: Principal = { id: 'p', allowedModels: ['local-*'] };
+    expect(() => assertModelAllowed(principal, 'local-llama')).not.toThrow();
+    expect(() => assertModelAllowed(principal, 'gpt-4o')).toThrow(expect.objectContaining({ status: 403, code: 'PERMISSION_DENIED' }));
+  });
+
   it('an empty allow-list allows nothing', () => {
     expect(() => assertModelAllowed({ id: 'p', allowedModels: [] }, 'vendora-opus-5')).toThrow(GatewayError);
   });

@@ -45,4 +45,29 @@ describe('route targets', () => {
     expect(problemAt(problems, 'routes[2].targets')).toMatch(/^has no target with a weight above 0/);
     expect(problemAt(problems, 'routes[3].targets')).toMatch(/^must be an array of `\{ upstream, weight\?, model\? \}` \(got a string\)/);
   });
+
+  it('bare upstreams in targets: each named, with the wrapped form to write instead', () => {
+    const problems = problemsOf(withRoutes([{ match: '*', targets: [named('east'), named('west')] }]));
+    for (const [index, name] of [[0, 'east'], [1, 'west']] as const) {
+      const message = problemAt(problems, `routes[0].targets[${index}]`);
+      expect(message).toMatch(new RegExp(`^is an upstream \\("${name}"\\), not a target`));
+      expect(message).toContain('{ upstream: east }');
+    }
+    expect(problems).toHaveLength(2);
+  });
+
+  it('malformed targets and fallbacks with keyPassthrough are problems, never a crash', () => {
+    const problems = problemsOf(
+      withRoutes([
+        { match: 'a', targets: [named('east')], keyPassthrough: true },
+        { match: 'b', upstream: named('x'), fallbacks: [{}], keyPassthrough: true },
+        { match: 'c', upstream: named('x'), fallbacks: [42], keyPassthrough: true },
+        { match: 'd', upstream: {}, keyPassthrough: true },
+      ]),
+    );
+    expect(problemAt(problems, 'routes[0].targets[0]')).toMatch(/^is an upstream \("east"\), not a target/);
+    expect(problemAt(problems, 'routes[1].fallbacks[0].send')).toMatch(/^is missing: give `send\(call\)`/);
+    expect(problemAt(problems, 'routes[2].fallbacks[0]')).toMatch(/^must be an upstream.*\(got 42\)/);
+    expect(problems.some((problem) => problem.path.startsWith('routes[3].upstream'))).toBe(true);
+  });
 });

@@ -31,6 +31,24 @@ describe('routing', () => {
     expect(problemAt(problemsOf(make({ routing: { cooldown: { window: 0 } } })), 'routing.cooldown.window')).toMatch(/^must be an integer from 1 .*\(got 0\)/);
   });
 
+  it('route options given under routing point to routes[i]', () => {
+    const routeOptions = ['targets', 'upstream', 'fallbacks', 'strategy', 'affinity', 'whenAllCooling', 'keyPassthrough', 'betas', 'match'];
+    const problems = problemsOf(make({ routes: [{ match: 'm', upstream }], routing: Object.fromEntries(routeOptions.map((name) => [name, true])) }));
+    for (const name of routeOptions) {
+      const message = problemAt(problems, `routing.${name}`);
+      expect(message).toMatch(/^is a route option, not a `routing` option/);
+      expect(message).toContain(`\`routes[i].${name}\``);
+    }
+    expect(problems).toHaveLength(routeOptions.length);
+  });
+
+  it('route options at the top level point to routes[i] too; `upstream` keeps its own hint', () => {
+    const problems = problemsOf(make({ routes: [{ match: 'm', upstream }], targets: [{ upstream }], strategy: 'weighted', upstream }));
+    expect(problemAt(problems, 'targets')).toMatch(/^is a route option, not a gateway option: .*`routes\[i\]\.targets`/);
+    expect(problemAt(problems, 'strategy')).toMatch(/`routes\[i\]\.strategy`/);
+    expect(problemAt(problems, 'upstream')).toBe('is not a gateway option: give `routes: [{ match: "*", upstream }]`');
+  });
+
   it('whenAllCooling is reject or try', () => {
     const problems = problemsOf(make({ routes: [{ match: 'm', upstream, whenAllCooling: 'wait' }] }));
     expect(problemAt(problems, 'routes[0].whenAllCooling')).toMatch(/reject.*try/);
