@@ -8,7 +8,7 @@
  */
 import type { Request } from 'express';
 import { isEndpointPathWithoutV1 } from '../src/match-endpoint.js';
-import type { ExpressMiddleware } from './express.js';
+import type { ExpressMiddleware } from './express-middleware.js';
 import { handleNodeRequest } from './node-http.js';
 import { writeGatewayResponse } from './node-response.js';
 import { type GatewaySource, gatewayOf } from './parser-error-response.js';

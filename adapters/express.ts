@@ -10,7 +10,7 @@
  * in the core; this file only moves requests and responses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
@@ -22,9 +22,9 @@ import { type AdapterStep, adapterSteps, beginStepContext, frameworkBodyOf, wrap
 import { writeGatewayResponse } from './node-response.js';
 import { createExpressErrorHandler, type ExpressErrorHandler } from './express-errors.js';
 import { isV1Path } from './v1-path.js';
+import type { ExpressMiddleware } from './express-middleware.js';
 
-/** An Express middleware (no default parameters: Express reads `fn.length`). */
-export type ExpressMiddleware = (req: Request, res: Response, next: NextFunction) => void;
+export type { ExpressMiddleware } from './express-middleware.js';
 
 /** The gateway's steps as middlewares; the context travels in `res.locals.modelgate`. */
 export interface ExpressSteps {
