@@ -1,14 +1,16 @@
 /**
  * `modelgate/express`: mount the gateway in an Express 4 or 5 app.
  *
- * `expressGateway(...)` is a middleware serving every route under where it
- * is mounted; its properties are the per-endpoint handlers and the steps
- * (authenticate, validate, enforceRules, dispatch) as separate middlewares,
- * so an app can put its own code between them. All logic lives in the core;
- * this file only moves requests and responses.
+ * `expressGateway(...)` is what `app.use` takes: the gateway's middleware,
+ * serving every route under `/v1` of where it is mounted, and the error
+ * handler of those paths (an array of the two: Express runs an error handler
+ * only as a layer of its own). Its properties are the per-endpoint handlers
+ * and the steps (authenticate, validate, enforceRules, dispatch) as separate
+ * middlewares, so an app can put its own code between them. All logic lives
+ * in the core; this file only moves requests and responses.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Gateway } from '../src/gateway.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
@@ -18,9 +20,11 @@ import { type GatewayOrOptions, toGateway } from './node-http.js';
 import { closeIfBodyUnread, toGatewayRequest } from './node-request.js';
 import { type AdapterStep, adapterSteps, beginStepContext, frameworkBodyOf, wrapSteps } from './step-middlewares.js';
 import { writeGatewayResponse } from './node-response.js';
+import { createExpressErrorHandler, type ExpressErrorHandler } from './express-errors.js';
+import { isV1Path } from './v1-path.js';
+import type { ExpressMiddleware } from './express-middleware.js';
 
-/** An Express middleware (no default parameters: Express reads `fn.length`). */
-export type ExpressMiddleware = (req: Request, res: Response, next: NextFunction) => void;
+export type { ExpressMiddleware } from './express-middleware.js';
 
 /** The gateway's steps as middlewares; the context travels in `res.locals.modelgate`. */
 export interface ExpressSteps {
@@ -32,7 +36,15 @@ export interface ExpressSteps {
   dispatch: ExpressMiddleware;
 }
 
-export interface ExpressGateway extends ExpressMiddleware, ExpressSteps {
+/**
+ * The gateway for `app.use(mg)` (or `app.use('/llm', mg)`): an array of its
+ * middleware, which serves `/v1` and its paths and passes every other path
+ * on, and its error handler, which answers the errors earlier middleware
+ * passed on for those paths (`express.json()`'s malformed JSON, a body over
+ * its limit, ...) in the caller's format; other paths' errors go on to the
+ * app's own error handlers.
+ */
+export interface ExpressGateway extends Array<ExpressMiddleware | ExpressErrorHandler>, ExpressSteps {
   readonly gateway: Gateway;
   /**
    * Graceful shutdown (`gateway.shutdown`): new model calls get 503 / 529,
@@ -125,10 +137,11 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
 
   // Paths outside /v1 belong to the app: pass them on.
   const all = middleware(dispatch);
-  const root = function modelgate(req: Request, res: Response, next: NextFunction) {
-    if (!req.path.startsWith('/v1/') && req.path !== '/v1') return next();
+  const serve: ExpressMiddleware = function modelgate(req, res, next) {
+    if (!isV1Path(req.path)) return next();
     all(req, res, next);
-  } as ExpressGateway;
+  };
+  const layers: Array<ExpressMiddleware | ExpressErrorHandler> = [serve, createExpressErrorHandler(gateway)];
 
   /** The steps, presenting `url` (when given) to the core instead of the request's own path. */
   function stepsAt(url?: (req: Request) => string): ExpressSteps {
@@ -136,7 +149,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
   }
 
   const bound = new Map<BodyEndpointName, ExpressSteps>();
-  return Object.assign(root, stepsAt(), {
+  return Object.assign(layers, stepsAt(), {
     gateway,
     shutdown: (options?: ShutdownOptions) => gateway.shutdown(options),
     chatCompletions: middleware(dispatch, at(canonicalPath('chat.completions'))),
@@ -156,6 +169,7 @@ export function expressGateway(gatewayOrOptions: GatewayOrOptions): ExpressGatew
 }
 
 export { expressGatewayErrors } from './express-errors.js';
+export { expressBaseUrlHints } from './express-base-url-hints.js';
 export type { ExpressErrorHandler } from './express-errors.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';

@@ -16,6 +16,7 @@ const ENTRY = 'fastifyGateway';
 const PLUGIN_SHAPE = {
   prefix: z.string({ error: (issue) => `must be a path prefix such as "/ai" (got ${got(issue.input)})` }).optional(),
   decorate: flag().optional(),
+  baseUrlHints: flag().optional(),
   shutdownGraceMs: timerMs('how long calls in progress may still run when the app closes').optional(),
   // Read by Fastify's `register` itself.
   logLevel: z.string({ error: (issue) => `must be a log level name (got ${got(issue.input)})` }).optional(),
@@ -30,7 +31,7 @@ const withGatewaySchema = optionsObject(
     ...PLUGIN_SHAPE,
   },
   'a fastifyGateway',
-  '`{ gateway, prefix?, decorate?, shutdownGraceMs? }`',
+  '`{ gateway, prefix?, decorate?, baseUrlHints?, shutdownGraceMs? }`',
 );
 
 /** A gateway passed as the options object itself: only the plugin's own options are checked. */
@@ -47,7 +48,7 @@ export function readFastifyOptions(options: unknown): Gateway | GatewayOptions {
     return options;
   }
   assertOptions(withOptionsSchema, options, ENTRY);
-  const { prefix: _prefix, decorate: _decorate, shutdownGraceMs: _shutdownGraceMs, logLevel: _logLevel, logSerializers: _logSerializers, ...gatewayOptions } = options as GatewayOptions &
+  const { prefix: _prefix, decorate: _decorate, baseUrlHints: _baseUrlHints, shutdownGraceMs: _shutdownGraceMs, logLevel: _logLevel, logSerializers: _logSerializers, ...gatewayOptions } = options as GatewayOptions &
     Record<keyof typeof PLUGIN_SHAPE, unknown>;
   return gatewayOptions;
 }

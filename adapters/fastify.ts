@@ -13,6 +13,7 @@ import type { GatewayOptions } from '../src/gateway-options.js';
 import { createFastifyHooks, type FastifyGatewayHooks } from './fastify-hooks.js';
 import { readFastifyOptions } from './fastify-options.js';
 import { createFastifyRoute } from './fastify-route.js';
+import { addBaseUrlHintRoutes } from './fastify-base-url-hints.js';
 
 /** Options of the plugin besides Fastify's own `prefix`. */
 interface PluginOptions {
@@ -20,6 +21,15 @@ interface PluginOptions {
   prefix?: string;
   /** Decorate the app with the hooks as `app.modelgate` (default true; false for a second gateway in one app). */
   decorate?: boolean;
+  /**
+   * Answer the gateway's endpoints reached without `/v1` (`<prefix>/chat/completions`,
+   * `/responses`, `/messages`, `/models` and their paths: a client whose base URL
+   * lacks `/v1`) with the gateway's 404 in the caller's format, saying to add `/v1`
+   * to the base URL, instead of Fastify's "Route ... not found". Default false:
+   * the plugin then declares routes at those paths, which an app's own route at
+   * the same method and path would collide with.
+   */
+  baseUrlHints?: boolean;
   /**
    * `app.close()` shuts the gateway down gracefully first (`gateway.shutdown`):
    * new model calls get 503 / 529 and streams still open after this many ms
@@ -61,6 +71,7 @@ const plugin: FastifyPluginAsync<FastifyGatewayOptions> = async (app: FastifyIns
       const route = createFastifyRoute(hooks.gateway, (request) => request.url.slice(full.length));
       scope.all('/v1', route);
       scope.all('/v1/*', route);
+      if (options.baseUrlHints === true) addBaseUrlHintRoutes(scope, hooks.gateway);
     },
     { prefix },
   );

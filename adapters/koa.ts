@@ -13,7 +13,7 @@ import type { ShutdownOptions } from '../src/lifecycle/shutdown.js';
 import type { GatewayContext } from '../src/gateway-context.js';
 import { type BodyEndpointName, canonicalPath } from '../src/match-endpoint.js';
 import type { GatewayResponse, Principal } from '../src/types.js';
-import { ChunkReadable, exposeDisconnect } from './koa-stream-body.js';
+import { respond } from './koa-respond.js';
 import { type GatewayOrOptions, toGateway } from './node-http.js';
 import { closeIfBodyUnread, toGatewayRequest } from './node-request.js';
 import { type AdapterStep, adapterSteps, beginStepContext, frameworkBodyOf, wrapSteps } from './step-middlewares.js';
@@ -52,22 +52,6 @@ export interface KoaGateway extends Middleware, KoaSteps {
 }
 
 type Step = AdapterStep<Context>;
-
-/** Hands a gateway response to Koa. */
-function respond(ctx: Context, response: GatewayResponse): void {
-  ctx.status = response.status;
-  ctx.set(response.headers);
-  if (response.type === 'json') {
-    ctx.body = response.body;
-    return;
-  }
-  if (response.body instanceof Uint8Array) {
-    ctx.body = Buffer.from(response.body.buffer, response.body.byteOffset, response.body.byteLength);
-    return;
-  }
-  ctx.body = new ChunkReadable(response.body, ctx);
-  exposeDisconnect(ctx);
-}
 
 /**
  * Creates the Koa middleware.
@@ -139,6 +123,7 @@ export function koaGateway(gatewayOrOptions: GatewayOrOptions): KoaGateway {
 }
 
 export { koaGatewayErrors } from './koa-errors.js';
+export { koaBaseUrlHints } from './koa-base-url-hints.js';
 export { createGateway } from '../src/gateway.js';
 export type { Gateway } from '../src/gateway.js';
 export type { GatewayOptions } from '../src/gateway-options.js';

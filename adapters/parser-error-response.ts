@@ -1,8 +1,8 @@
 /**
- * The response for a body parser's error on a gateway path, shared by the
- * Express and Koa error middlewares: rendered in the caller's interface
- * format, through the gateway when one is given (request id, `onError`,
- * metrics), else on its own.
+ * The response for a body parser's error (or another error an earlier
+ * middleware passed on) on a gateway path, shared by the Express and Koa
+ * error middlewares: rendered in the caller's interface format, through the
+ * gateway when one is given (request id, `onError`, metrics), else on its own.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GatewayError } from '../src/errors.js';
@@ -16,7 +16,8 @@ import { sanitizeResponseHeaders } from '../src/header-value.js';
 /** A gateway, or what an adapter made of one (`expressGateway(...)`, `koaGateway(...)` carry it as `.gateway`). */
 export type GatewaySource = Gateway | { readonly gateway: Gateway };
 
-function gatewayOf(source: GatewaySource): Gateway {
+/** The gateway of `source`. */
+export function gatewayOf(source: GatewaySource): Gateway {
   return 'handle' in source && typeof source.handle === 'function' ? source : (source as { gateway: Gateway }).gateway;
 }
 

@@ -240,11 +240,43 @@ const CHAT_BASE = "chat-completions clients take the gateway's URL followed by /
 const MESSAGES_BASE = "the vendor's messages client adds /v1 itself: its base URL is the gateway's URL without /v1";
 
 /**
+ * The endpoint families a client whose base URL lacks /v1 reaches at the
+ * mount's root (`/chat/completions`, `/messages`, `/models`, `/responses`):
+ * the paths the framework mounts' base-URL hints answer. Files are left
+ * out: `/files` is a common path of apps' own.
+ */
+export const FAMILIES_HINTED_WITHOUT_V1: readonly string[] = ['chat', 'messages', 'models', 'responses'];
+
+/**
+ * Whether `path` (a path, without query, relative to where the gateway is
+ * mounted) is one of the endpoints of `FAMILIES_HINTED_WITHOUT_V1` with its
+ * leading /v1 missing (`/chat/completions`, `/models/gpt-4o`,
+ * `/responses/resp_1/input_items`): the 404 the core gives it carries the
+ * base-URL hint.
+ */
+export function isEndpointPathWithoutV1(path: string): boolean {
+  const { segments } = splitUrl(path);
+  const family = segments[0];
+  if (family === undefined || !FAMILIES_HINTED_WITHOUT_V1.includes(family)) return false;
+  return isKnownPath(['v1', ...segments]);
+}
+
+/**
+ * The paths of the endpoints of `FAMILIES_HINTED_WITHOUT_V1` without their
+ * /v1, an id as `:id` (`/chat/completions`, `/models/:id`, ...): the routes
+ * a router declares to answer them with the hint.
+ */
+export const ENDPOINT_ROUTES_WITHOUT_V1: readonly string[] = [
+  ...new Set(PATTERNS.filter((pattern) => FAMILIES_HINTED_WITHOUT_V1.includes(pattern.segments[1] ?? '')).map((pattern) => `/${pattern.segments.slice(1).join('/')}`)),
+];
+
+/**
  * The hint for a known endpoint reached with a base URL off by one `/v1`:
  * twice (`/v1/v1/messages`: a messages client given a base URL ending in
  * /v1) or missing (`/chat/completions`: a chat client given the bare
- * origin). Only the node:http and fetch handlers hand the core paths
- * without /v1; the framework mounts leave those to the app.
+ * origin). The node:http and fetch handlers hand the core every path; the
+ * framework mounts hand it the paths without /v1 only through their
+ * base-URL hints (`isEndpointPathWithoutV1`).
  */
 function misplacedPath(segments: readonly string[], headers: IncomingHeaders): { hint: string; format: WireFormat } | undefined {
   if (segments[0] === 'v1' && segments[1] === 'v1') {

@@ -9,7 +9,7 @@
  *   MODELGATE_METRICS=1 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm start
  */
 import express from 'express';
-import { expressGateway } from 'modelgate/express';
+import { expressBaseUrlHints, expressGateway } from 'modelgate/express';
 import { configFromEnvOrExit } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
@@ -40,9 +40,12 @@ if (registry) {
   });
 }
 
-// The gateway: serves /v1/* and passes every other path on to the app.
+// The gateway: serves /v1/* and passes every other path on to the app. It answers
+// errors of earlier middleware on /v1 paths (a JSON parser's, say) in the caller's format.
 const gateway = expressGateway({ ...config.options, ...observability.options });
 app.use(gateway);
+// Last: a client whose base URL lacks /v1 (POST /chat/completions) gets a 404 saying to add it.
+app.use(expressBaseUrlHints(gateway));
 
 const server = app.listen(config.port, config.host, EXAMPLE_LISTEN_BACKLOG, () => {
   const url = listeningURL(config.host, server);

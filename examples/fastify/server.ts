@@ -37,7 +37,8 @@ if (registry) {
 }
 
 // The gateway: serves /v1/* (add `prefix: '/ai'` for /ai/v1/*), reading request bodies itself.
-await app.register(fastifyGateway, { ...config.options, ...observability.options });
+// baseUrlHints: a client whose base URL lacks /v1 (POST /chat/completions) gets a 404 saying to add it.
+await app.register(fastifyGateway, { ...config.options, ...observability.options, baseUrlHints: true });
 
 await app.listen({ port: config.port, host: config.host, backlog: EXAMPLE_LISTEN_BACKLOG });
 const url = listeningURL(config.host, app.server);

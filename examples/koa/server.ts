@@ -8,7 +8,7 @@
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { koaGateway } from 'modelgate/koa';
+import { koaBaseUrlHints, koaGateway } from 'modelgate/koa';
 import { configFromEnvOrExit } from '../shared/config-from-env.js';
 import { handleShutdown } from '../shared/handle-shutdown.js';
 import { EXAMPLE_LISTEN_BACKLOG, LISTEN_BACKLOG_NOTE } from '../shared/listen-backlog.js';
@@ -51,6 +51,9 @@ app.use(router.allowedMethods());
 // The gateway: serves /v1/* and passes every other path on.
 const gateway = koaGateway({ ...config.options, ...observability.options });
 app.use(gateway);
+// A client whose base URL lacks /v1 (POST /chat/completions) gets a 404 saying to add it
+// (only where no route of the app answered).
+app.use(koaBaseUrlHints(gateway));
 
 const server = app.listen(config.port, config.host, EXAMPLE_LISTEN_BACKLOG, () => {
   const url = listeningURL(config.host, server);

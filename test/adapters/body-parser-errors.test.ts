@@ -4,8 +4,9 @@
  * body over the parser's limit or a charset it refuses on a /v1 path is
  * answered in the caller's interface format by the error middleware, as the
  * gateway answers when it reads the body itself; a wrong content type is the
- * gateway's own 415. Other paths keep the app's handling, and without the
- * middleware the app's behaviour is what it was.
+ * gateway's own 415. Other paths keep the app's handling. Express needs no
+ * second mount (`expressGateway(...)` carries the error handler); without
+ * `koaGatewayErrors`, Koa answers its own plain text.
  */
 import type { RequestListener } from 'node:http';
 import { bodyParser } from '@koa/bodyparser';
@@ -153,11 +154,19 @@ describe.each(Object.keys(SETUPS))('%s with its body parser before the gateway',
     expect(JSON.parse((await post(app.url, '/app/echo', '{"a":1}')).text)).toEqual({ a: 1 });
   });
 
-  it('without the middleware, the app answers as it did (the framework’s own error page)', async () => {
+  it('without the error middleware: Express answers the same through the gateway alone; Koa answers its own plain text', async () => {
     const chat = await post(bare.url, '/v1/chat/completions', '{"model": "gpt-4o",');
     expect(chat.status).toBe(400);
-    expect(chat.requestId).toBeNull();
-    expect(() => JSON.parse(chat.text)).toThrow();
+    if (name.startsWith('express')) {
+      // `app.use(mg)` mounts the gateway's error handler with it.
+      expect(JSON.parse(chat.text)).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringMatching(/^Request body is not valid JSON/) } });
+      expect(chat.requestId).toMatch(/^req_/);
+    } else {
+      // Koa's parser runs before the gateway: only `koaGatewayErrors`, mounted before it, sees its error.
+      expect(chat.requestId).toBeNull();
+      expect(() => JSON.parse(chat.text)).toThrow();
+      expect(chat.text).not.toMatch(/\n\s+at |<html/i);
+    }
   });
 });
 

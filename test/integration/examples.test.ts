@@ -140,6 +140,18 @@ describe.each(['express', 'koa', 'fastify', 'hono'] as const)('examples/%s/serve
     expect(await (await fetch(`${example.url}/`)).text()).toContain('mounted at <code>/v1</code>');
   });
 
+  it('a client whose base URL lacks /v1 gets a 404 saying to add it (the Hono app routes only /v1/* to the gateway)', async () => {
+    const response = await fetch(`${example.url}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${example.key!}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(response.status).toBe(404);
+    const text = await response.text();
+    if (app === 'hono') expect(text).not.toContain('/v1');
+    else expect((JSON.parse(text) as { error: { message: string } }).error.message).toContain("Add /v1 to the end of the client's base URL");
+  });
+
   it('without MODELGATE_ADAPT_THINKING keeps the SPEC errors: a default agent turn answers on the three adaptive models, 400 on the nine others', async () => {
     const { answered, failed } = await agentOnEveryModel(example);
     expect(answered).toEqual(SPEC_MATRIX.filter((row) => row.thinking === 'adaptive').map((row) => row.id));

@@ -4,7 +4,8 @@
  * off by one /v1 (404 saying how to fix it), and a request larger than a
  * limit's whole capacity (429 with what it needs, never retried).
  * Paths outside /v1 get the hint only from the handlers that answer them
- * (node:http, fetch); the framework mounts leave them to the app.
+ * (node:http, fetch); the framework mounts here leave them to the app (their
+ * opt-in base-URL hints: mounts-base-url.test.ts).
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { createGateway } from 'modelgate';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { matchEndpoint, splitUrl, type Endpoint, type EndpointName } from '../../../src/match-endpoint.js';
+import { ENDPOINT_ROUTES_WITHOUT_V1, isEndpointPathWithoutV1, matchEndpoint, splitUrl, type Endpoint, type EndpointName } from '../../../src/match-endpoint.js';
 import { renderError } from '../../../src/render-error.js';
 import type { IncomingHeaders, WireFormat } from '../../../src/types.js';
 
@@ -374,5 +374,66 @@ describe('matchEndpoint: the Responses API', () => {
   it('the /v1/responses paths with /v1 missing or doubled get the base-URL hint', () => {
     expect(errorOf(matchEndpoint('POST', '/responses', {})).error.message).toContain('/v1/responses');
     expect(errorOf(matchEndpoint('POST', '/v1/v1/responses', {})).error.message).toContain('/v1 twice');
+  });
+});
+
+describe('the endpoint paths without /v1 (the framework mounts\' base-URL hints)', () => {
+  it.each([
+    '/chat/completions',
+    '/chat/completions/',
+    '/messages',
+    '/messages/count_tokens',
+    '/models',
+    '/models/gpt-4o',
+    '/responses',
+    '/responses/input_tokens',
+    '/responses/resp_1',
+    '/responses/resp_1/input_items',
+  ])('%s is one', (path) => {
+    expect(isEndpointPathWithoutV1(path)).toBe(true);
+  });
+
+  it.each([
+    '/',
+    '/chat',
+    '/chat/completions/extra',
+    '/messages/batches/x/y',
+    '/models/a/b',
+    // Files are left out: apps often serve /files themselves.
+    '/files',
+    '/files/file_1',
+    '/v1/chat/completions',
+    '/api/chat/completions',
+    '/health',
+    '/embeddings',
+  ])('%s is not', (path) => {
+    expect(isEndpointPathWithoutV1(path)).toBe(false);
+  });
+
+  it('every such path gets the hint from the core, in its family\'s format', () => {
+    const chat = errorOf(matchEndpoint('POST', '/chat/completions', {}));
+    expect(chat.format).toBe('chat');
+    expect(chat.error.message).toBe(
+      "No endpoint at POST /chat/completions: the gateway serves it at /v1/chat/completions. Add /v1 to the end of the client's base URL (chat-completions clients take the gateway's URL followed by /v1).",
+    );
+    expect(errorOf(matchEndpoint('POST', '/messages', {})).format).toBe('messages');
+    expect(errorOf(matchEndpoint('GET', '/models', {})).format).toBe('chat');
+    expect(errorOf(matchEndpoint('POST', '/responses', {})).format).toBe('chat');
+  });
+
+  it('the routes a router declares for them, ids as :id', () => {
+    expect([...ENDPOINT_ROUTES_WITHOUT_V1].sort()).toEqual(
+      [
+        '/chat/completions',
+        '/messages',
+        '/messages/count_tokens',
+        '/models',
+        '/models/:id',
+        '/responses',
+        '/responses/input_tokens',
+        '/responses/:id',
+        '/responses/:id/input_items',
+      ].sort(),
+    );
   });
 });

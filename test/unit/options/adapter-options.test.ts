@@ -71,6 +71,14 @@ describe('fastifyGateway', () => {
     expect(problemAt(error.problems, 'prefx')).toBe('is not a fastifyGateway option: did you mean `prefix`?');
   });
 
+  it('checks `baseUrlHints` (true or false) beside the gateway or its options', async () => {
+    expect(problemAt((await failureOf({ auth: { keys: ['sk-a'] }, baseUrlHints: 'yes' })).problems, 'baseUrlHints')).toBe('must be true or false (got a string)');
+    const gateway = createGateway({ auth: { keys: ['sk-a'] } });
+    expect(problemAt((await failureOf({ gateway, baseUrlHint: true })).problems, 'baseUrlHint')).toBe('is not a fastifyGateway option: did you mean `baseUrlHints`?');
+    await expect(register({ gateway, baseUrlHints: true })).resolves.toBeUndefined();
+    await gateway.close();
+  });
+
   it('checks `{ gateway }` and a gateway given as the options', async () => {
     const gateway = createGateway({ auth: { keys: ['sk-a'] } });
     expect(problemAt((await failureOf({ gateway: {} })).problems, 'gateway')).toMatch(/^must be a gateway made by `createGateway/);
