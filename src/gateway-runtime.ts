@@ -115,6 +115,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const routedModels = routes ? routedModelsOf(routes, catalog) : [];
   const routedIds = new Set(routedModels.map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
+  const redactor = gatewayRedactor(routes ?? [], options.secrets);
   warnAtCreation(options.logger, principalWarnings(options));
   return {
     options,
@@ -130,11 +131,11 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     // No `files` option: the simulator's store without routes; with routes none, as the vendor account's files are served only when the operator says so.
     files: () => (options.files !== undefined || routes ? files : loadSimulator().then((parts) => parts.files)),
     routedModels,
-    redactor: gatewayRedactor(routes ?? [], options.secrets),
+    redactor,
     hops: createViaHops(),
     forwarding: new HeaderForwarding(options.forwardHeaders),
     noteSimulated: createSimulatedWarning(options.logger),
-    responses: createResponsesRuntime(options),
+    responses: createResponsesRuntime(options, redactor),
     admission: new Admission(options.admission, admissionMetrics(options.prometheus)),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
     health,
