@@ -32,6 +32,7 @@ import { HeaderForwarding } from './upstreams/forward-headers.js';
 import { createSimulatedWarning } from './warn-simulated.js';
 import { principalWarnings } from './auth/principal-warnings.js';
 import { warnAtCreation } from './warn-at-creation.js';
+import { HEALTH_STORE_CONSEQUENCE, logStoreFailure } from './log-store-failure.js';
 
 export interface GatewayRuntime {
   readonly options: GatewayOptions;
@@ -116,6 +117,8 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
   const routedIds = new Set(routedModels.map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
   const redactor = gatewayRedactor(routes ?? [], options.secrets);
+  const healthStore = options.routing?.health;
+  const stopLoggingHealth = healthStore ? healthStore.onFailure?.((failure) => logStoreFailure(options.logger, failure, { redactor, consequence: HEALTH_STORE_CONSEQUENCE })) : undefined;
   warnAtCreation(options.logger, principalWarnings(options));
   return {
     options,
@@ -142,6 +145,7 @@ export function createGatewayRuntime(options: GatewayOptions): GatewayRuntime {
     async close() {
       limiter?.close();
       health?.close();
+      stopLoggingHealth?.();
       const upstreams = new Set((routes ?? []).flatMap(routeUpstreams));
       await Promise.all([...upstreams].map((upstream) => upstream.close?.()));
     },

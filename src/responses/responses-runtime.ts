@@ -10,7 +10,7 @@ import type { Redactor } from '../redact/redactor.js';
 import { DEFAULT_RESPONSE_STORE_RETRY_MS, DEFAULT_RESPONSE_STORE_TIMEOUT_MS, GuardedResponseStore } from './guarded-response-store.js';
 import { createReasoningSeal, type ReasoningSeal } from './reasoning-envelope.js';
 import type { ResponseStore } from './response-store.js';
-import { logStoreFailure } from './log-store-failure.js';
+import { logStoreFailure, RESPONSE_STORE_CONSEQUENCE } from '../log-store-failure.js';
 
 export interface ResponsesRuntime {
   /** The configured store behind its guard; undefined when none is configured. */
@@ -28,7 +28,7 @@ export function createResponsesRuntime(options: GatewayOptions, redactor: Redact
     new GuardedResponseStore(options.responseStore, {
       timeoutMs: responses?.storeTimeoutMs ?? DEFAULT_RESPONSE_STORE_TIMEOUT_MS,
       retryMs: responses?.storeRetryMs ?? DEFAULT_RESPONSE_STORE_RETRY_MS,
-      onFailure: (failure) => logStoreFailure(options.logger, failure, redactor),
+      onFailure: (failure) => logStoreFailure(options.logger, failure, { redactor, consequence: RESPONSE_STORE_CONSEQUENCE }),
     });
   return {
     store,
