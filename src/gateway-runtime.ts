@@ -34,6 +34,7 @@ import { principalWarnings } from './auth/principal-warnings.js';
 import { upstreamWarnings } from './upstreams/upstream-warnings.js';
 import { warnAtCreation } from './warn-at-creation.js';
 import { type ReportError, withDefaultVoice } from './observability/voice-options.js';
+import { HEALTH_STORE_CONSEQUENCE, logStoreFailure } from './log-store-failure.js';
 
 export interface GatewayRuntime {
   /** The app's options, with the default voice as `onError` and `limits.onStoreFailure` when the app set no listener. */
@@ -113,6 +114,9 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
   const servedModels = createServedModels({ catalog, ...(routes && router ? { routing: { routes, resolve: router.resolve } } : {}) });
   const routedIds = new Set(servedModels.listed.filter((model) => !model.entry).map((model) => model.id));
   const limiter = options.limits ? createLimiter(options.limits) : undefined;
+  const redactor = gatewayRedactor(routes ?? [], options.secrets);
+  const healthStore = options.routing?.health;
+  const stopLoggingHealth = healthStore ? healthStore.onFailure?.((failure) => logStoreFailure(options.logger, failure, { redactor, consequence: HEALTH_STORE_CONSEQUENCE })) : undefined;
   warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? []), ...upstreamWarnings((routes ?? []).flatMap(routeUpstreams))]);
   return {
     options,
@@ -129,11 +133,11 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     // No `files` option: the simulator's store without routes; with routes none, as the vendor account's files are served only when the operator says so.
     files: () => (options.files !== undefined || routes ? files : loadSimulator().then((parts) => parts.files)),
     servedModels,
-    redactor: gatewayRedactor(routes ?? [], options.secrets),
+    redactor,
     hops: createViaHops(),
     forwarding: new HeaderForwarding(options.forwardHeaders),
     noteSimulated: createSimulatedWarning(options.logger),
-    responses: createResponsesRuntime(options),
+    responses: createResponsesRuntime(options, redactor),
     admission: new Admission(options.admission, admissionMetrics(options.prometheus)),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
     health,
@@ -141,6 +145,7 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
       stopVoice();
       limiter?.close();
       health?.close();
+      stopLoggingHealth?.();
       const upstreams = new Set((routes ?? []).flatMap(routeUpstreams));
       await Promise.all([...upstreams].map((upstream) => upstream.close?.()));
     },

@@ -9,7 +9,8 @@ import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { isGatewayError } from '../errors.js';
 import { holdUntilStored } from '../responses/hold-until-stored.js';
-import type { ResponseStore, StoredResponse } from '../responses/response-store.js';
+import { isResponseStoreUnavailable, reportNotStored } from '../responses/not-stored.js';
+import type { StoredResponse } from '../responses/response-store.js';
 import { newResponseId } from '../responses/response-ids.js';
 import { inResponsesTerms } from '../responses/responses-param-names.js';
 import type { ChatCompletion, ChatCompletionRequest, MessagesResponse } from '../schemas/index.js';
@@ -68,14 +69,45 @@ function keeps(body: ResponsesRequest, runtime: GatewayRuntime): boolean {
   return body.store !== false && runtime.responses.store !== undefined;
 }
 
-/** Stores the record; a store's own refusal (a 4xx `GatewayError`: a quota) is the caller's to see, anything else is not. */
-async function putOrRefuse(store: ResponseStore, record: StoredResponse): Promise<void> {
+/**
+ * Whether the response can be kept: the store's quota check refuses a full
+ * one (4xx); while the store is down, `responses.onStoreError` decides
+ * between answering without storing and a 503.
+ */
+async function roomToStore(ctx: GatewayContext, runtime: GatewayRuntime, owner: string): Promise<boolean> {
   try {
-    await store.put(record);
+    await runtime.responses.store!.checkRoom?.(owner);
+    return true;
   } catch (error) {
-    // The answer is delivered all the same; a later turn that names it gets previous_response_not_found.
+    if (!isResponseStoreUnavailable(error) || runtime.responses.onStoreError === 'closed') throw error;
+    reportNotStored(ctx, runtime, error, { headersSent: false });
+    return false;
+  }
+}
+
+/**
+ * Stores the record; a store's own refusal (a 4xx: a quota) is the caller's to see. A store that
+ * fails or times out leaves the answer delivered, not stored, and says so (`store` false in it).
+ */
+async function putOrRefuse(ctx: GatewayContext, runtime: GatewayRuntime, record: StoredResponse): Promise<void> {
+  try {
+    await runtime.responses.store!.put(record);
+  } catch (error) {
+    if (isResponseStoreUnavailable(error)) {
+      record.response.store = false;
+      reportNotStored(ctx, runtime, error, { headersSent: false });
+      return;
+    }
+    // A later turn that names it gets previous_response_not_found.
     if (isGatewayError(error) && error.expose) throw error;
   }
+}
+
+/** Stores a streamed response once its terminal event is made (the headers are out): a failure is only reported. */
+function putAfterStream(ctx: GatewayContext, runtime: GatewayRuntime, record: StoredResponse): Promise<void> {
+  return runtime.responses.store!.put(record).catch((error: unknown) => {
+    if (isResponseStoreUnavailable(error)) reportNotStored(ctx, runtime, error, { headersSent: true });
+  });
 }
 
 export async function handleResponses(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
@@ -91,9 +123,8 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   for (const warning of pivot.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
 
   const stream = body.stream === true;
-  const stored = keeps(body, runtime);
   // A full quota refuses the request before the upstream is called: no answer is bought that could not be kept.
-  if (stored) await runtime.responses.store!.checkRoom?.(principal.id);
+  const stored = keeps(body, runtime) && (await roomToStore(ctx, runtime, principal.id));
   let plans: ChatPlan[];
   try {
     plans = route.targets.map((target) => planResponsesCall(ctx, runtime, pivot.request, target));
@@ -129,8 +160,9 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   if (plan.stream) {
     const transform = plan.translated ? createMessagesToResponsesStream({ ...answer, ...prefill }) : createChatToResponsesStream(answer);
     const response = await relayStream(ctx, runtime, sent, { format: 'chat', transform });
-    // The events are out by then: a refused or failed put leaves the answer as sent (a later turn naming it gets previous_response_not_found).
-    if (stored) response.body = holdUntilStored(response.body, transform, (done) => runtime.responses.store!.put(record(done)).catch(() => {}));
+    // The events are out by then: a refused or failed put leaves the answer as sent (a later turn naming it gets
+    // previous_response_not_found); the store's time-out bounds how long the terminal event is held.
+    if (stored) response.body = holdUntilStored(response.body, transform, (done) => putAfterStream(ctx, runtime, record(done)));
     return response;
   }
   const json = await readSuccessJson(ctx, runtime, sent);
@@ -138,6 +170,6 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
     ? messagesToResponsesResponse(json as MessagesResponse, { ...answer, ...prefill })
     : chatToResponsesResponse(json as ChatCompletion, answer);
   // A quota that filled up during the call (another request of the same key) is said rather than hidden.
-  if (stored) await putOrRefuse(runtime.responses.store!, record(response));
+  if (stored) await putOrRefuse(ctx, runtime, record(response));
   return jsonResponse(sent, clientView(response, includeEncrypted));
 }

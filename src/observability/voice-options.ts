@@ -63,6 +63,6 @@ export function withDefaultVoice(given: GatewayOptions, voiceOptions: DefaultVoi
     options.limits = { ...given.limits, onStoreFailure: (error) => voice(storeFailure('limit store', error)) };
   }
   const health = given.routing?.health;
-  const unwatch = health ? health.watchFailures?.((error) => voice(storeFailure('health store', error))) : undefined;
+  const unwatch = health ? health.onFailure?.((failure) => voice(storeFailure('health store', failure))) : undefined;
   return { options, reportError, stop: unwatch ?? NOTHING_TO_STOP };
 }

@@ -22,7 +22,7 @@ import { streamBoundsSchema } from './stream-bounds-schema.js';
 import { authSchema } from './auth-schema.js';
 import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
-import { type Assert, either, flag, fn, got, int, isObject, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
+import { type Assert, either, flag, fn, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
 import { reasoningSecretSchema } from './reasoning-secret-schema.js';
 import { routeOptionsGivenElsewhere, routesSchema } from './route-schema.js';
 import { forwardHeaderRefusal } from '../upstreams/forward-headers.js';
@@ -122,9 +122,12 @@ const responsesSchema = optionsObject(
   {
     builtInTools: oneOf(['drop', 'reject']).optional(),
     reasoningSecret: reasoningSecretSchema.optional(),
+    storeTimeoutMs: int(1, MAX_TIMER_MS, 'ms to wait for one response store command').optional(),
+    storeRetryMs: int(0, MAX_TIMER_MS, 'ms to leave the response store alone after a failure').optional(),
+    onStoreError: oneOf(['open', 'closed']).optional(),
   },
   'a `responses`',
-  "`{ builtInTools?: 'drop' | 'reject', reasoningSecret?: string | string[] }`",
+  "`{ builtInTools?: 'drop' | 'reject', reasoningSecret?: string | string[], storeTimeoutMs?, storeRetryMs?, onStoreError?: 'open' | 'closed' }`",
 );
 
 /** Options named as they are elsewhere (another library, a nested group, a route). */

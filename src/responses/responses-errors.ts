@@ -3,6 +3,7 @@
  * `param` and `code` its clients test.
  */
 import { GatewayError } from '../errors.js';
+import { describeReason, type StoreFailure } from '../store-guard.js';
 
 /** `previous_response_id` names nothing this caller can read (or no store is configured). */
 export function previousResponseNotFound(id: string, storeConfigured: boolean): GatewayError {
@@ -62,4 +63,30 @@ export function responseStoreFull(quota: StoreQuota): GatewayError {
         ? `This key's stored responses take ${quota.max} bytes or more, the most the response store allows one key (redisResponseStore's maxBytesPerOwner).`
         : `This response would take ${quota.size} bytes to store, more than the response store allows one key (${quota.max} bytes, redisResponseStore's maxBytesPerOwner).`;
   return new GatewayError('INVALID_REQUEST', `${what} ${quota.kind === 'size' ? 'Send it with "store": false.' : free}`, { param: 'store', chatCode: 'response_store_quota_exceeded' });
+}
+
+/** What a response store command that did not answer leaves undone, for the 503's message. */
+const UNAVAILABLE_EFFECT: Readonly<Record<string, string>> = {
+  get: 'stored responses cannot be read (previous_response_id, GET /v1/responses/{id}); retry later, or send the whole conversation as `input` with "store": false',
+  getItem: 'stored items cannot be read (item_reference, reasoning items sent by id); retry later, or send the items themselves with "store": false',
+  getItems: 'stored items cannot be read (item_reference, reasoning items sent by id); retry later, or send the items themselves with "store": false',
+  checkRoom: 'the response cannot be stored; retry later, or send "store": false to be answered without it',
+  put: 'the response was answered but not stored (a later turn naming it gets previous_response_not_found)',
+  delete: 'the response cannot be deleted now; retry later',
+};
+
+/**
+ * The response store failed, timed out, or is left alone after a failure:
+ * a 503 with `retry-after`, naming the store but none of its own detail
+ * (an address, a client's message), which stays in `cause` for `onError`.
+ */
+export function responseStoreUnavailable(failure: StoreFailure): GatewayError {
+  const seconds = failure.retryAfterSeconds;
+  const effect = UNAVAILABLE_EFFECT[failure.operation] ?? 'the request cannot use it';
+  return new GatewayError('UPSTREAM_UNAVAILABLE', `The response store is unavailable (${describeReason(failure.reason, failure.timeoutMs)}), so ${effect}. Retry in ${seconds} s.`, {
+    status: 503,
+    chatCode: 'response_store_unavailable',
+    headers: { 'retry-after': String(seconds) },
+    cause: failure,
+  });
 }

@@ -28,4 +28,28 @@ export interface ResponsesOptions {
    * reasoningSecret: [process.env.REASONING_SECRET!, process.env.REASONING_SECRET_PREVIOUS!]
    */
   reasoningSecret?: string | readonly string[];
+  /**
+   * Longest wait for one response store command (a read, a write, a quota
+   * check), in ms. A command that takes longer counts as a failure. Applies
+   * to every `responseStore`, built-in or custom. Default 1000.
+   */
+  storeTimeoutMs?: number;
+  /**
+   * After a response store command fails or times out, the store is left
+   * alone for this many ms: reads answer 503 at once, writes are skipped, so
+   * an outage costs one time-out, not one per request. Default 5000.
+   */
+  storeRetryMs?: number;
+  /**
+   * What a request that asks to store its response (`store` is not false)
+   * gets while the response store is down:
+   * `'open'` (default): answered all the same, not stored (`store: false`
+   * in the Response, said in `x-modelgate-warnings`); `'closed'`: refused
+   * with 503 and `retry-after` before the upstream is called. Reads a
+   * request needs (`previous_response_id`, `item_reference`,
+   * `GET /v1/responses/{id}`) answer 503 either way: nothing can stand in
+   * for them. A write that fails after the answer was made leaves it
+   * delivered, not stored, under both.
+   */
+  onStoreError?: 'open' | 'closed';
 }

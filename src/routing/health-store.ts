@@ -4,6 +4,7 @@
  * only carries the cooldowns one instance started to the others, so a
  * target that goes down on one is skipped by all.
  */
+import type { StoreFailure } from '../store-guard.js';
 import type { AdoptedCooldown } from './health.js';
 
 /** A cooldown one instance started, as the others take it over. */
@@ -30,8 +31,9 @@ export interface HealthStore {
    */
   subscribe(listener: (cooldowns: readonly SharedCooldown[]) => void): () => void;
   /**
-   * Optional: tells `listener` of each failure to reach the store (a gateway
-   * without `logger` or `onError` prints them). Returns the unsubscribe.
+   * Adds a listener told when the store starts failing (the first failed
+   * call after a success, not each one during an outage): the gateway logs
+   * it. Returns the removal. Optional: a store that cannot fail has none.
    */
-  watchFailures?(listener: (error: unknown) => void): () => void;
+  onFailure?(listener: (failure: StoreFailure) => void): () => void;
 }

@@ -15,6 +15,7 @@ import { scriptRunner, scriptSha } from '../redis/script-runner.js';
 import type { HealthStore, SharedCooldown } from './health-store.js';
 import { PUBLISH_SCRIPT, READ_SCRIPT, RECOVER_SCRIPT } from './redis-health-scripts.js';
 import { markShared } from '../shared-store.js';
+import { StoreFailure } from '../store-guard.js';
 import type { RedisHealthStoreOptions } from './redis-health-store-options.js';
 
 export type { RedisHealthStoreOptions } from './redis-health-store-options.js';
@@ -24,6 +25,9 @@ const READ_SHA = scriptSha(READ_SCRIPT);
 const RECOVER_SHA = scriptSha(RECOVER_SCRIPT);
 
 type Record = Omit<SharedCooldown, 'key' | 'remainingMs'>;
+
+/** Redis did not answer in time (its client queues commands while it is away). */
+class NoAnswer extends Error {}
 
 function parseReply(reply: unknown): SharedCooldown[] {
   if (!Array.isArray(reply)) return [];
@@ -65,23 +69,40 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
   const key = `${options.prefix ?? 'modelgate:health:'}cooldowns`;
   const refreshMs = options.refreshMs ?? 1_000;
   const listeners = new Set<(cooldowns: readonly SharedCooldown[]) => void>();
-  const failureWatchers = new Set<(error: unknown) => void>();
   let timer: NodeJS.Timeout | undefined;
   let reading = false;
 
-  const fail = (error: unknown): void => {
-    for (const report of [options.onError, ...failureWatchers]) {
+  const timeoutMs = Math.max(refreshMs, 1000);
+  const failureListeners = new Set<(failure: StoreFailure) => void>();
+  // Told once per outage: the first failure after a success.
+  let failing = false;
+  const succeed = (): void => {
+    failing = false;
+  };
+  const fail =
+    (operation: string) =>
+    (error: unknown): void => {
       try {
-        report?.(error);
+        options.onError?.(error);
       } catch {
         // A failing logger must not change anything.
       }
-    }
-  };
+      if (failing) return;
+      failing = true;
+      const reason = error instanceof NoAnswer ? 'timeout' : 'failed';
+      const failure = new StoreFailure({ store: 'health store', operation, reason, retryInMs: refreshMs, timeoutMs, cause: error });
+      for (const listener of failureListeners) {
+        try {
+          listener(failure);
+        } catch {
+          // A failing logger must not change anything.
+        }
+      }
+    };
   // A Redis that does not answer (commands queued while it is away) must not hold the next read back forever.
   const bounded = <T>(promise: Promise<T>): Promise<T> =>
     new Promise<T>((resolve, reject) => {
-      const guard = setTimeout(() => reject(new Error(`redisHealthStore: Redis did not answer within ${Math.max(refreshMs, 1000)} ms`)), Math.max(refreshMs, 1000));
+      const guard = setTimeout(() => reject(new NoAnswer(`redisHealthStore: Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
       guard.unref();
       promise.then(
         (value) => {
@@ -100,6 +121,7 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
     reading = true;
     try {
       const cooldowns = parseReply(await bounded(run(READ_SCRIPT, READ_SHA, [key], [])));
+      succeed();
       for (const listener of listeners) {
         try {
           listener(cooldowns);
@@ -108,7 +130,7 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
         }
       }
     } catch (error) {
-      fail(error);
+      fail('refresh')(error);
     } finally {
       reading = false;
     }
@@ -119,10 +141,14 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
       const record: Record = { upstream: cooldown.upstream, model: cooldown.model, level: cooldown.level, cause: cooldown.cause, source: cooldown.source };
       // One credential's cooldown (`keyPassthrough`): its field is the credential's digest, never the key.
       if (cooldown.scoped === true) record.scoped = true;
-      bounded(run(PUBLISH_SCRIPT, PUBLISH_SHA, [key], [cooldown.key, String(Math.max(0, Math.round(cooldown.remainingMs))), JSON.stringify(record)])).catch(fail);
+      bounded(run(PUBLISH_SCRIPT, PUBLISH_SHA, [key], [cooldown.key, String(Math.max(0, Math.round(cooldown.remainingMs))), JSON.stringify(record)])).then(succeed, fail('publish'));
     },
     recover(field) {
-      bounded(run(RECOVER_SCRIPT, RECOVER_SHA, [key], [field])).catch(fail);
+      bounded(run(RECOVER_SCRIPT, RECOVER_SHA, [key], [field])).then(succeed, fail('recover'));
+    },
+    onFailure(listener) {
+      failureListeners.add(listener);
+      return () => failureListeners.delete(listener);
     },
     subscribe(listener) {
       listeners.add(listener);
@@ -138,10 +164,6 @@ export function redisHealthStore(options: RedisHealthStoreOptions): HealthStore 
           timer = undefined;
         }
       };
-    },
-    watchFailures(listener) {
-      failureWatchers.add(listener);
-      return () => failureWatchers.delete(listener);
     },
   });
 }

@@ -310,11 +310,13 @@ describe.each(MOUNTS)('the Responses endpoints on %s', (mount) => {
       expect(afterEvents.at(-1)?.event).toBe('response.completed');
     });
 
-    it('a store whose put fails: the answer is delivered all the same, and not retrievable', async () => {
+    it('a store whose put fails: the answer is delivered all the same, says it is not stored, and reads answer 503 while the store is left alone', async () => {
       const json = await call(failing.url, 'POST', '/v1/responses', { model, input: 'Hello.' });
       expect(json.status).toBe(200);
       expect(json.body.status).toBe('completed');
-      expectError(await call(failing.url, 'GET', `/v1/responses/${json.body.id}`), 404, { code: 'response_not_found' });
+      expect(json.body.store).toBe(false);
+      expect(json.headers.get('x-modelgate-warnings')).toContain('not stored');
+      expectError(await call(failing.url, 'GET', `/v1/responses/${json.body.id}`), 503, { code: 'response_store_unavailable', message: 'response store is unavailable' });
       const { events } = await readEvents(await stream(failing.url, { model, input: 'Hello.' }));
       expect(events.at(-1)?.event).toBe('response.completed');
     });

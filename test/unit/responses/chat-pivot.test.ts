@@ -29,7 +29,7 @@ const reasoningItem = (id: string, sealed: string | null): ResponseItem => ({ id
 
 beforeEach(() => {
   store = memoryResponseStore();
-  runtime = { store, seal, builtInTools: 'drop' };
+  runtime = { store, onStoreError: 'open', seal, builtInTools: 'drop' };
 });
 
 async function pivotFor(owner: string, body: Record<string, unknown>) {
