@@ -10,6 +10,7 @@
  * | `UPSTREAM_ANTHROPIC_BASE_URL`, `UPSTREAM_ANTHROPIC_API_KEY` | unset | Messages upstream for the twelve models (also on chat completions, translated); its files are not served (`/v1/files` answers 404) |
  * | `MODELGATE_RPM`, `MODELGATE_TPM`, `MODELGATE_MAX_CONCURRENT` | unset | Limits per key (see `limits-from-env.ts`) |
  * | `REDIS_URL` | unset | Redis for the limits and the stored responses of `/v1/responses`, shared by every instance (in memory otherwise) |
+ * | `MODELGATE_PRINCIPAL_SECRET` | unset (random per process) | `auth.principalSecret`: the secret principal ids are derived under; the same on every instance sharing `REDIS_URL` |
  * | `MODELGATE_ADAPT_THINKING` | unset | `1` (or `true`) turns on `adaptThinking`, for coding agents |
  * | `MODELGATE_MESSAGES_UPSTREAM` | unset | `bedrock` or `vertex`: the twelve on that platform instead of `UPSTREAM_ANTHROPIC_*` (see `cloud-from-env.ts`) |
  * | `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, `AWS_SESSION_TOKEN`, `AWS_BEARER_TOKEN_BEDROCK`, `AWS_ENDPOINT_URL_BEDROCK_RUNTIME` | unset | Bedrock: region (required), credentials (else the AWS chain), endpoint |
@@ -159,6 +160,9 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   const configured = parseKeys(env.MODELGATE_API_KEYS);
   const generatedKey = configured.length === 0;
   const keys = generatedKey ? [`sk-dev-${randomBytes(18).toString('base64url')}`] : configured;
+  // Derived principal ids (limits, stored responses) match across instances and restarts only under one secret.
+  const principalSecret = nonEmpty(env.MODELGATE_PRINCIPAL_SECRET);
+  const auth = { keys, ...(principalSecret ? { principalSecret } : {}) };
   const base = {
     port: parsePort(env.PORT),
     host: nonEmpty(env.HOST) ?? DEFAULT_HOST,
@@ -187,7 +191,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     if (modelMap) throw new ConfigError('MODELGATE_MODEL_MAP renames the twelve for a platform: set MODELGATE_MESSAGES_UPSTREAM (or UPSTREAM_ANTHROPIC_*) too, or unset it.');
     return withLimits({
       ...base,
-      options: { auth: { keys }, ...agentOptions },
+      options: { auth, ...agentOptions },
       notes: [...clientNotes, 'No upstream configured: the embedded simulator serves every model and /v1/files.', ...agentNotes],
     });
   }
@@ -231,7 +235,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   ];
   return withLimits({
     ...base,
-    options: { auth: { keys }, routes, // The simulator's files are kept per key, so each key may delete its own copies.
+    options: { auth, routes, // The simulator's files are kept per key, so each key may delete its own copies.
     ...(platform || vendor ? {} : { files: { store: simulated().files, allowDelete: true } }), ...agentOptions },
     notes: [...notes, ...agentNotes],
   });

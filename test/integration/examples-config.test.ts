@@ -30,6 +30,14 @@ describe('configFromEnv', () => {
     expect(() => configFromEnv({ PORT: port })).toThrow(/PORT must be an integer/);
   });
 
+  it('MODELGATE_PRINCIPAL_SECRET becomes auth.principalSecret, with the simulator and with upstreams', () => {
+    const secret = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    for (const env of [{}, { UPSTREAM_ANTHROPIC_API_KEY: 'sk-ant-x' }]) {
+      expect(configFromEnv({ ...env, MODELGATE_PRINCIPAL_SECRET: secret }).options.auth).toMatchObject({ principalSecret: secret });
+      expect(configFromEnv(env).options.auth).not.toHaveProperty('principalSecret');
+    }
+  });
+
   it('UPSTREAM_ANTHROPIC_API_KEY alone: the vendor models go to the public messages API (its files are not served), other models to a simulator', () => {
     const config = configFromEnv({ UPSTREAM_ANTHROPIC_API_KEY: 'sk-ant-x' });
     const routes = config.options.routes ?? [];
