@@ -3,6 +3,7 @@
  *
  * @internal
  */
+import { requestTimeoutOf } from './signals/request-deadline.js';
 import { GatewayError } from './errors.js';
 import type { GatewayContext } from './gateway-context.js';
 import type { GatewayRuntime } from './gateway-runtime.js';
@@ -79,7 +80,7 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
       // The file store may be an upstream: no call for a client that left while it loaded.
       assertRequestClientPresent(ctx.request);
       // Dispatch runs authentication first: every file call has its principal.
-      return handleFiles(endpoint, files, { principal: ctx.principal!, via: ctx.via });
+      return handleFiles(endpoint, files, { principal: ctx.principal!, via: ctx.via, signal: ctx.request.signal, timeoutMs: requestTimeoutOf(runtime.options) });
     }
     case 'responses.input_tokens':
       return handleResponsesInputTokens(ctx, runtime);

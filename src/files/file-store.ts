@@ -61,6 +61,12 @@ export interface FileCallOptions {
    * vendor face, which serves one vendor account).
    */
   principal?: Principal;
+  /**
+   * Aborted when the caller leaves, or, for every operation but `content`
+   * (a download may take long), when the gateway's `requestTimeoutMs`
+   * passes: a store that calls another server should pass it on.
+   */
+  signal?: AbortSignal;
 }
 
 export interface FileStore {

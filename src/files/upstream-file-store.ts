@@ -36,7 +36,7 @@ export function upstreamFileStore(upstream: Upstream): FileStore {
   const send = async (call: Omit<UpstreamCall, 'headers' | 'signal'>, options: FileCallOptions | undefined): Promise<UpstreamResponse | undefined> => {
     const via = options?.headers?.via;
     const headers: Record<string, string> = via === undefined ? {} : { via };
-    const response = await upstream.send({ ...call, headers, signal: new AbortController().signal });
+    const response = await upstream.send({ ...call, headers, signal: options?.signal ?? new AbortController().signal });
     if (response.status === 404) {
       await discardBody(response.body);
       return undefined;

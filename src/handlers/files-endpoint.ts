@@ -13,6 +13,10 @@ import { deleteFile, fileContent, listFiles, refuseUpload, retrieveFile } from '
 export interface FilesCaller {
   principal: Principal;
   via?: string | undefined;
+  /** The caller's request signal (aborted when it leaves). */
+  signal: AbortSignal;
+  /** Ms a store call other than a download may take (the gateway's `requestTimeoutMs`). */
+  timeoutMs: number;
 }
 
 export const NO_FILE_STORE =
@@ -23,7 +27,9 @@ export async function handleFiles(endpoint: Endpoint, store: GatedFileStore | un
   if (endpoint.name === 'files.upload') refuseUpload();
   if (!store) throw new GatewayError('NOT_FOUND', NO_FILE_STORE);
   const id = endpoint.id ?? '';
-  const call: GatedFileCall = caller.via === undefined ? { principal: caller.principal } : { principal: caller.principal, headers: { via: caller.via } };
+  // A download may outlast the request deadline; the other calls may not.
+  const signal = endpoint.name === 'files.content' ? caller.signal : AbortSignal.any([caller.signal, AbortSignal.timeout(caller.timeoutMs)]);
+  const call: GatedFileCall = { principal: caller.principal, signal, ...(caller.via === undefined ? {} : { headers: { via: caller.via } }) };
   switch (endpoint.name) {
     case 'files.list':
       return listFiles(store, endpoint.query, call);
