@@ -26,10 +26,20 @@ export const NO_FILE_STORE =
 export async function handleFiles(endpoint: Endpoint, store: GatedFileStore | undefined, caller: FilesCaller): Promise<GatewayResponse> {
   if (endpoint.name === 'files.upload') refuseUpload();
   if (!store) throw new GatewayError('NOT_FOUND', NO_FILE_STORE);
-  const id = endpoint.id ?? '';
   // A download may outlast the request deadline; the other calls may not.
-  const signal = endpoint.name === 'files.content' ? caller.signal : AbortSignal.any([caller.signal, AbortSignal.timeout(caller.timeoutMs)]);
+  const deadline = endpoint.name === 'files.content' ? undefined : AbortSignal.timeout(caller.timeoutMs);
+  const signal = deadline ? AbortSignal.any([caller.signal, deadline]) : caller.signal;
   const call: GatedFileCall = { principal: caller.principal, signal, ...(caller.via === undefined ? {} : { headers: { via: caller.via } }) };
+  try {
+    return await serveFileCall(endpoint, store, call);
+  } catch (error) {
+    if (!deadline?.aborted || caller.signal.aborted) throw error;
+    throw new GatewayError('UPSTREAM_TIMEOUT', `The file store did not answer within ${caller.timeoutMs} ms (requestTimeoutMs); try again later.`, { cause: error });
+  }
+}
+
+function serveFileCall(endpoint: Endpoint, store: GatedFileStore, call: GatedFileCall): Promise<GatewayResponse> {
+  const id = endpoint.id ?? '';
   switch (endpoint.name) {
     case 'files.list':
       return listFiles(store, endpoint.query, call);
@@ -40,6 +50,6 @@ export async function handleFiles(endpoint: Endpoint, store: GatedFileStore | un
     case 'files.delete':
       return deleteFile(store, id, call);
     default:
-      throw new GatewayError('NOT_FOUND', `No file endpoint ${endpoint.name}.`);
+      return Promise.reject(new GatewayError('NOT_FOUND', `No file endpoint ${endpoint.name}.`));
   }
 }
