@@ -1,7 +1,8 @@
 /**
- * The cache key against the design's list of what is and is not in it, per
- * interface. The field tables are written here from that list, not read
- * from the code, so a field dropped from (or added to) the code's table fails.
+ * The cache key against the list of what can change an answer (in the key)
+ * and what only carries it (out of it), per interface. The field tables are
+ * written here from the interfaces' references, not read from the code, so a
+ * field dropped from (or added to) the code's table fails.
  */
 import { describe, expect, it } from 'vitest';
 import { cacheKey } from '../../../src/cache/cache-key.js';
