@@ -8,6 +8,7 @@
  * `handle` runs them all and never rejects: failures come back as error
  * responses in the caller's interface format.
  */
+import { steersTarget } from './upstreams/caller-steering.js';
 import { sanitizeResponseHeaders, toHeaderValue } from './header-value.js';
 import { toGatewayError } from './errors.js';
 import { createGatewayContext, type GatewayContext } from './gateway-context.js';
@@ -33,6 +34,11 @@ import { shutdownOptionsSchema } from './options/admission-schema.js';
 function onlyUpstreamOf(route: ResolvedRoute | undefined): string | undefined {
   const first = route?.targets[0]?.upstream.name;
   return first !== undefined && route!.targets.every((target) => target.upstream.name === first) ? first : undefined;
+}
+
+/** True when the caller steered one of its route's upstreams (the simulator's fault controls), as health already treats it. */
+function callerSteered(ctx: GatewayContext): boolean {
+  return ctx.route?.targets.some((target) => steersTarget(ctx.request.headers, target.upstream.callerHeaderPrefixes)) === true;
 }
 
 export interface Gateway {
@@ -135,7 +141,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const gatewayError = redactCauses(asClientLeft(toGatewayError(error), abortSourceOf(ctx.request)), requestRedactor(runtime.redactor, ctx));
       ctx.observer?.failed(gatewayError);
       try {
-        runtime.reportError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId }, onlyUpstreamOf(ctx.route));
+        runtime.reportError?.({ error: gatewayError, request: redactRequest(ctx.request), requestId: ctx.requestId }, onlyUpstreamOf(ctx.route), callerSteered(ctx));
       } catch {
         // A failing observer must not change the response.
       }

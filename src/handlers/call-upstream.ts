@@ -5,6 +5,7 @@
  *
  * @internal
  */
+import { steersTarget } from '../upstreams/caller-steering.js';
 import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
 import type { CallObservation } from '../observability/call-observation.js';
@@ -188,12 +189,6 @@ function callerHeaders(ctx: GatewayContext): (upstream: Upstream) => Record<stri
   };
 }
 
-/** Whether the caller's forwarded headers include one of the upstream's own control headers (the simulator's fault controls). */
-function steersTarget(headers: Readonly<Record<string, string>>, prefixes: readonly string[] | undefined): boolean {
-  if (!prefixes || prefixes.length === 0) return false;
-  for (const name of Object.keys(headers)) if (prefixes.some((prefix) => name.startsWith(prefix))) return true;
-  return false;
-}
 
 /**
  * Response headers worth relaying (`isRelayedResponseHeader`: rate limits only with `rateLimits`);

@@ -22,8 +22,13 @@ export interface ErrorEvent {
   requestId: string;
 }
 
-/** Reports an error response; `routeUpstream` is the request's route's only upstream, when it has one. */
-export type ReportError = (event: ErrorEvent, routeUpstream: string | undefined) => void;
+/**
+ * Reports an error response; `routeUpstream` is the request's route's only
+ * upstream, when it has one. `callerDirected`: the caller steered the
+ * upstream (the simulator's `x-simulator-*` fault controls), so the failure
+ * is the caller's doing: the app's `onError` hears of it, the voice does not.
+ */
+export type ReportError = (event: ErrorEvent, routeUpstream: string | undefined, callerDirected?: boolean) => void;
 
 /** The options the gateway's parts read, and how an error response is reported. */
 export interface VoicedOptions {
@@ -54,7 +59,8 @@ export function withDefaultVoice(given: GatewayOptions, voiceOptions: DefaultVoi
   }
   const voice: DefaultVoice = createDefaultVoice(voiceOptions);
   const upstreams = upstreamNames(given);
-  const reportError: ReportError = ({ error }, routeUpstream) => {
+  const reportError: ReportError = ({ error }, routeUpstream, callerDirected) => {
+    if (callerDirected === true) return;
     const failure = classifyFailure(error, { upstreams, routeUpstream });
     if (failure) voice(failure);
   };

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGateway, openAICompatible } from 'modelgate';
+import { createSimulator } from 'modelgate/testing';
 import { GatewayError } from '../../../src/errors.js';
 import type { GatewayOptions } from '../../../src/gateway-options.js';
 import { withDefaultVoice } from '../../../src/observability/voice-options.js';
@@ -39,6 +40,39 @@ describe('withDefaultVoice', () => {
     options.onError!(bad);
     reportError!(bad, 'local');
     expect(lines).toEqual([]);
+  });
+
+  it('a failure the caller steered (the simulator\'s fault controls) prints nothing, and still reaches the app\'s onError', () => {
+    const { lines, reportError } = capture({ auth, routes });
+    reportError!(event, 'local', true);
+    expect(lines).toEqual([]);
+    reportError!(event, 'local', false);
+    expect(lines).toHaveLength(1);
+    const seen: unknown[] = [];
+    capture({ auth, routes, onError: (e) => seen.push(e) }).reportError!(event, 'local', true);
+    expect(seen).toEqual([event]);
+  });
+
+  it('through the gateway: a caller\'s x-simulator-fault 529 prints no line; the same 529 configured on the simulator does', async () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const ask = (gateway: ReturnType<typeof createGateway>, headers: Record<string, string>) =>
+      gateway.handle({
+        method: 'POST',
+        url: '/v1/chat/completions',
+        headers: { authorization: `Bearer ${auth.keys[0]}`, 'content-type': 'application/json', ...headers },
+        body: { model: 'vendora-sonnet-4-6', messages: [{ role: 'user', content: 'hi' }] }, // translated: the upstream's 529 becomes the gateway's error
+        signal: new AbortController().signal,
+      });
+    const steered = createGateway({ auth });
+    expect((await ask(steered, { 'x-simulator-fault': 'status=529' })).status).toBe(529);
+    const voiceLines = () => write.mock.calls.map((call) => String(call[0])).filter((line) => line.startsWith('modelgate: upstream'));
+    expect(voiceLines()).toEqual([]);
+    await steered.close();
+    const down = createSimulator({ faults: [{ match: () => true, status: 529 }] });
+    const configured = createGateway({ auth, routes: [{ match: '*', upstream: { ...down.upstreams.messages, name: 'sim' } }] });
+    expect((await ask(configured, {})).status).toBe(529);
+    expect(voiceLines()).toEqual([expect.stringMatching(/upstream "sim"/)]);
+    await configured.close();
   });
 
   it('fills in `limits.onStoreFailure` when the app left it out, and keeps the app\'s own', () => {
