@@ -67,6 +67,10 @@ const redisShape = optionsObject(
   },
   'a `redisResponseCache`',
   '`{ client, ttlSeconds?, prefix? }`',
+  {
+    maxBytes:
+      'is not a `redisResponseCache` option: Redis keeps each entry for its TTL; bound its memory in Redis itself (`maxmemory` with a `volatile-lru` or `allkeys-lru` policy)',
+  },
 );
 
 /** `redisResponseCache(options)`. */
