@@ -15,6 +15,20 @@ import type { CacheLookup, CacheLookupOptions, ResponseCacheStore } from './cach
 /** The store as failures name it. */
 export const RESPONSE_CACHE_NAME = 'response cache';
 
+/**
+ * Ms one cache command may take by default. A lookup is on the way of
+ * every cacheable call, and an upstream answers in hundreds of ms at best:
+ * waiting longer on the cache than a miss would cost is waste.
+ */
+export const DEFAULT_RESPONSE_CACHE_TIMEOUT_MS = 250;
+
+/** Ms the cache is left alone after a failure by default (lookups are misses meanwhile). */
+export const DEFAULT_RESPONSE_CACHE_RETRY_MS = 5000;
+
+/** What the gateway does without the cache meanwhile, for the store-failure log (`log-store-failure.ts`). */
+export const RESPONSE_CACHE_CONSEQUENCE = (failure: StoreFailure): string =>
+  `It is left alone for ${failure.retryAfterSeconds} s: calls meanwhile go to their upstream, and their answers are not stored.`;
+
 export interface ResponseCacheGuardOptions {
   /** Ms one command may take before it counts as a failure. */
   timeoutMs: number;

@@ -6,7 +6,7 @@
  */
 import { memoryResponseCache, type ResponseCacheStore } from 'modelgate';
 import { describe, expect, it } from 'vitest';
-import { guardResponseCache } from '../../../src/cache/guarded-response-cache.js';
+import { guardResponseCache, RESPONSE_CACHE_CONSEQUENCE } from '../../../src/cache/guarded-response-cache.js';
 import { StoreFailure } from '../../../src/store-guard.js';
 
 type Mode = 'up' | 'hang' | 'fail' | 'throw';
@@ -124,5 +124,16 @@ describe('guardResponseCache', () => {
       },
     });
     expect(await guarded.lookup('k', LOOK)).toEqual({ lock: 'none' });
+  });
+});
+
+describe('the cache failure as the log says it', () => {
+  it('says how long the cache is left alone and that calls go upstream meanwhile', async () => {
+    const cache = switchableCache();
+    cache.modes.lookup = 'fail';
+    const failures: StoreFailure[] = [];
+    const guarded = guardResponseCache(cache, { timeoutMs: 1000, retryMs: 7000, onFailure: (failure) => failures.push(failure) });
+    await guarded.lookup('k', LOOK);
+    expect(RESPONSE_CACHE_CONSEQUENCE(failures[0]!)).toBe('It is left alone for 7 s: calls meanwhile go to their upstream, and their answers are not stored.');
   });
 });
