@@ -64,6 +64,9 @@ export { redisResponseStore } from './responses/redis-response-store.js';
 export type { ChainLink, FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
+// The response cache's options.
+export type { CacheOptions, CacheScope } from './cache/cache-options.js';
+
 // Upstreams and routing.
 export type * from './upstreams/upstream.js';
 export { openAICompatible } from './upstreams/chat-upstream.js';
