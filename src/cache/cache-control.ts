@@ -53,7 +53,10 @@ export function parseRequestCacheControl(header: string | readonly string[] | un
   let directives = 0;
   for (const line of lines) {
     if (budget <= 0 || directives >= MAX_CACHE_CONTROL_DIRECTIVES) break;
-    if (typeof line !== 'string') continue;
+    if (typeof line !== 'string') {
+      budget -= 1; // as an empty line: a long array of them is bounded too
+      continue;
+    }
     const truncated = line.length > budget;
     const text = truncated ? line.slice(0, budget) : line;
     budget -= text.length + 1;

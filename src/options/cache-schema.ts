@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { type CacheOptions, MAX_CACHE_TTL_SECONDS } from '../cache/cache-options.js';
 import type { ResponseCacheStore } from '../cache/cache-types.js';
-import { type Assert, either, flag, got, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, shaped, timerMs, int } from './option-schemas.js';
+import { type Assert, either, flag, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, shaped, timerMs } from './option-schemas.js';
 
 const STORE_METHODS = ['lookup', 'fill', 'release'] as const;
 const MAKE_A_STORE = '`memoryResponseCache()` or `redisResponseCache({ client })`';

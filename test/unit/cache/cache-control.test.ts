@@ -101,5 +101,6 @@ describe('parseRequestCacheControl', () => {
     }
     expect(elapsedMs(() => parseRequestCacheControl(lines))).toBeLessThan(20);
     expect(elapsedMs(() => parseRequestCacheControl(Array.from({ length: size }, () => '')))).toBeLessThan(20);
+    expect(elapsedMs(() => parseRequestCacheControl(Array.from({ length: size }, () => 0) as unknown as string[]))).toBeLessThan(20);
   });
 });
