@@ -3,6 +3,7 @@
  */
 import type { AdmissionOptions } from './routing/admission-options.js';
 import type { AuthOptions } from './auth/verify-key.js';
+import type { CacheOptions } from './cache/cache-options.js';
 import type { RequestBoundsOptions } from './bounds/request-bounds-options.js';
 import type { StreamBoundsOptions } from './bounds/stream-bounds-options.js';
 import type { GatewayError } from './errors.js';
@@ -144,6 +145,19 @@ export interface GatewayOptions extends ObservabilityOptions {
   responseStore?: ResponseStore;
   /** The Responses API's other options: built-in tools, the reasoning seal. */
   responses?: ResponsesOptions;
+  /**
+   * The response cache: an identical request (same interface, same
+   * upstream model, the same fields that can change the answer) is answered
+   * from a stored answer, in the caller's format and mode, without an
+   * upstream call: `{ store, scope?, models?, ttlSeconds?, requestControls?,
+   * waitMs?, lockMs?, storeTimeoutMs?, storeRetryMs? }` ({@link CacheOptions}).
+   * Entries answer only the principal whose call filled them unless
+   * `scope: 'shared'`. A route leaves the cache with `cache: false`.
+   * Default: no cache.
+   *
+   * @example cache: { store: memoryResponseCache(), ttlSeconds: 600 }
+   */
+  cache?: CacheOptions;
   /**
    * Routing across targets: per-target health (cooldowns, half-open probes),
    * per instance by default, or shared via `redisHealthStore({ client })`.

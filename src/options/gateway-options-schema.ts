@@ -20,6 +20,7 @@ import { admissionSchema } from './admission-schema.js';
 import { requestBoundsSchema } from './request-bounds-schema.js';
 import { streamBoundsSchema } from './stream-bounds-schema.js';
 import { authSchema } from './auth-schema.js';
+import { cacheSchema } from './cache-schema.js';
 import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
 import { type Assert, either, flag, fn, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
@@ -170,6 +171,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
     .optional(),
   responseStore: responseStoreSchema.optional(),
   responses: responsesSchema.optional(),
+  cache: cacheSchema.optional(),
   openTelemetry: openTelemetrySchema.optional(),
   prometheus: prometheusSchema.optional(),
   logger: loggerSchema.optional(),

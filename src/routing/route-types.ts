@@ -86,6 +86,12 @@ interface RouteCommon {
    * 503 / 529) with the seconds left.
    */
   whenAllCooling?: WhenAllCooling;
+  /**
+   * `false` keeps the route's requests out of the gateway's response cache
+   * (`cache` option): never looked up, never stored. Default: the gateway's
+   * `cache` applies.
+   */
+  cache?: false;
 }
 
 /** A route served by one upstream. */
