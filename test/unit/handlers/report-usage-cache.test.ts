@@ -32,7 +32,8 @@ function context(body: Record<string, unknown>): GatewayContext {
 
 /** The runtime as `reportUsage` reads it: only the `onUsage` option. */
 function runtimeWith(onUsage: ((record: UsageRecord) => void) | undefined): GatewayRuntime {
-  const runtime: Pick<GatewayRuntime, 'options'> = { options: onUsage ? { onUsage } : {} };
+  const auth = { keys: ['a-key-of-sixteen-characters'] };
+  const runtime: Pick<GatewayRuntime, 'options'> = { options: onUsage ? { auth, onUsage } : { auth } };
   return runtime as GatewayRuntime;
 }
 

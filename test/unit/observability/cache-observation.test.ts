@@ -30,7 +30,7 @@ const STORED: TokenUsage = { inputTokens: 1000, outputTokens: 250, cacheReadInpu
 const META = { id: 'chatcmpl-stored', model: 'vendor-a-large-2026', finishReasons: ['stop'] };
 
 /** The runtime as `reportUsage` reads it: only the options (no `onUsage` here). */
-const RUNTIME = { options: {} } as Pick<GatewayRuntime, 'options'> as GatewayRuntime;
+const RUNTIME = { options: { auth: { keys: ['a-key-of-sixteen-characters'] } } } as Pick<GatewayRuntime, 'options'> as GatewayRuntime;
 
 function recordingLogger(lines: Array<Record<string, unknown>>): GatewayLogger {
   const logger: GatewayLogger = {
