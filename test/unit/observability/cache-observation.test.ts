@@ -10,6 +10,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { DataPoint } from '@opentelemetry/sdk-metrics';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GatewayError } from '../../../src/errors.js';
 import { createGatewayContext, type GatewayContext } from '../../../src/gateway-context.js';
 import type { GatewayRuntime } from '../../../src/gateway-runtime.js';
 import { reportUsage, type UsageOutcome } from '../../../src/handlers/report-usage.js';
@@ -183,6 +184,24 @@ describe('cache results in the metrics and the log line', () => {
     // Two upstream calls, one input and one output point each.
     expect(tokenPoints.reduce((count, point) => count + point.value.count, 0)).toBe(4);
     expect(histogramPoints(metrics.get('gen_ai.client.operation.duration')).reduce((count, point) => count + point.value.count, 0)).toBe(2);
+  });
+
+  it('a result noted when the cache decides counts also when no usage is reported (the upstream call failed)', async () => {
+    const ctx = context();
+    ctx.observer!.noteCache({ result: 'miss' });
+    ctx.observer!.failed(new GatewayError('UPSTREAM_UNAVAILABLE', 'unreachable', { status: 502 }));
+    ctx.observer!.respond(ctx, { type: 'json', status: 502, headers: {}, body: {} });
+    const samples = parsePrometheusText(await registry.metrics());
+    expect(sumOf(samples, 'modelgate_cache_requests_total', { result: 'miss' })).toBe(1);
+    expect(telemetry.spans()[0]!.attributes['modelgate.cache.result']).toBe('miss');
+  });
+
+  it('counts by principal when the Prometheus option asks for it', async () => {
+    const labelled = new Registry();
+    observe = createObservability({ prometheus: { registry: labelled, principalLabel: true } })!;
+    serveHit(1);
+    const samples = parsePrometheusText(await labelled.metrics());
+    expect(sumOf(samples, 'modelgate_cache_requests_total', { principal: 'p1', result: 'hit' })).toBe(1);
   });
 
   it('the log line says what the cache did, with a hit\'s age and its stored figures', () => {
