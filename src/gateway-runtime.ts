@@ -139,7 +139,10 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options, redactor),
     admission: new Admission(options.admission, admissionMetrics(options.prometheus)),
-    observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
+    observe: createObservability(options, {
+      modelLabel: createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }),
+      health: health?.tracker,
+    }),
     health,
     async close() {
       stopVoice();
