@@ -90,7 +90,8 @@ interface Walk {
   root: unknown;
   orderProperties: boolean;
   nodes: number;
-  truncated: boolean;
+  /** Where the node limit was reached: reported apart from the capped warnings. */
+  truncatedAt?: string;
   warnings: string[];
   suppressed: number;
 }
@@ -277,10 +278,9 @@ function reduceRef(node: JsonObject, path: string, depth: number, refs: readonly
 }
 
 function reduceNode(node: unknown, path: string, depth: number, refs: readonly string[], walk: Walk): GeminiSchema | undefined {
-  if (walk.truncated) return undefined;
+  if (walk.truncatedAt !== undefined) return undefined;
   if (++walk.nodes > MAX_SCHEMA_NODES) {
-    walk.truncated = true;
-    warn(walk, `${path}: the schema has more than ${MAX_SCHEMA_NODES} subschemas; this one and the rest left out`);
+    walk.truncatedAt = path;
     return undefined;
   }
   if (depth > MAX_SCHEMA_DEPTH) {
@@ -306,8 +306,11 @@ function reduceNode(node: unknown, path: string, depth: number, refs: readonly s
  * //   warnings: ['tools[0].function.parameters.properties.x.not: not supported by Gemini, left out'] }
  */
 export function reduceGeminiSchema(schema: unknown, options: ReduceGeminiSchemaOptions): ReducedGeminiSchema {
-  const walk: Walk = { root: schema, orderProperties: options.orderProperties ?? false, nodes: 0, truncated: false, warnings: [], suppressed: 0 };
+  const walk: Walk = { root: schema, orderProperties: options.orderProperties ?? false, nodes: 0, warnings: [], suppressed: 0 };
   const reduced = reduceNode(schema, options.path, 0, [], walk);
-  if (walk.suppressed > 0) walk.warnings.push(`${options.path}: ${walk.suppressed} more keywords not supported by Gemini left out`);
+  if (walk.suppressed > 0) walk.warnings.push(`${options.path}: ${walk.suppressed} more keywords or subschemas left out`);
+  if (walk.truncatedAt !== undefined) {
+    walk.warnings.push(`${walk.truncatedAt}: the schema has more than ${MAX_SCHEMA_NODES} subschemas; this one and the rest left out`);
+  }
   return reduced === undefined ? { warnings: walk.warnings } : { schema: reduced, warnings: walk.warnings };
 }
