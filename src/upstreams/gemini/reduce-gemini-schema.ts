@@ -40,7 +40,20 @@
  * @internal
  */
 import type { GeminiSchema, GeminiSchemaType } from './gemini-types.js';
+import {
+  COUNTS,
+  copyPlain,
+  isObject,
+  type JsonObject,
+  leftOut,
+  reduceEnum,
+  reduceType,
+  type Walk,
+  warn,
+} from './reduce-gemini-schema-keywords.js';
 import { resolveLocalRef } from './resolve-local-ref.js';
+
+export { MAX_SCHEMA_WARNINGS } from './reduce-gemini-schema-keywords.js';
 
 /** Deepest nesting kept (Gemini's own limit on schema depth is of this order). */
 export const MAX_SCHEMA_DEPTH = 32;
@@ -48,20 +61,7 @@ export const MAX_SCHEMA_DEPTH = 32;
 export const MAX_SCHEMA_NODES = 20_000;
 /** A `$ref` already on the current path this many times is not expanded again. */
 export const MAX_REF_REPEATS = 3;
-/** Warnings per schema before they are counted instead. */
-export const MAX_SCHEMA_WARNINGS = 20;
 
-const TYPES: Readonly<Record<string, GeminiSchemaType>> = {
-  string: 'STRING',
-  number: 'NUMBER',
-  integer: 'INTEGER',
-  boolean: 'BOOLEAN',
-  array: 'ARRAY',
-  object: 'OBJECT',
-  null: 'NULL',
-};
-
-const COUNTS = ['minItems', 'maxItems', 'minProperties', 'maxProperties', 'minLength', 'maxLength'] as const;
 const SILENT = new Set(['$schema', '$id', '$anchor', '$comment', '$defs', 'definitions']);
 /** Keywords handled explicitly below; any other is left out with a warning. */
 const HANDLED = new Set([
@@ -84,75 +84,8 @@ export interface ReducedGeminiSchema {
   warnings: string[];
 }
 
-type JsonObject = Record<string, unknown>;
-
-interface Walk {
-  root: unknown;
-  orderProperties: boolean;
-  nodes: number;
-  /** Where the node limit was reached: reported apart from the capped warnings. */
-  truncatedAt?: string;
-  warnings: string[];
-  suppressed: number;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function warn(walk: Walk, message: string): void {
-  if (walk.warnings.length < MAX_SCHEMA_WARNINGS) walk.warnings.push(message);
-  else walk.suppressed++;
-}
-
-function leftOut(walk: Walk, path: string, why = 'not supported by Gemini'): void {
-  warn(walk, `${path}: ${why}, left out`);
-}
-
 function isNullSchema(value: unknown): boolean {
   return isObject(value) && value.type === 'null' && Object.keys(value).length === 1;
-}
-
-/**
- * `enum`/`const` values → Gemini's string list (numbers written as strings,
- * Google's documented form for numeric enums); `null` makes the schema
- * nullable. Returns the type the values imply, for a schema that names none.
- */
-function reduceEnum(values: readonly unknown[], out: GeminiSchema, path: string, walk: Walk): GeminiSchemaType | undefined {
-  const strings: string[] = [];
-  let allIntegers = true;
-  let allNumbers = true;
-  for (const value of values) {
-    if (value === null) {
-      out.nullable = true;
-      continue;
-    }
-    if (typeof value === 'string') allNumbers = allIntegers = false;
-    else if (typeof value === 'number' && Number.isFinite(value)) allIntegers &&= Number.isInteger(value);
-    else {
-      leftOut(walk, path, 'holds values other than strings and numbers, which Gemini enums cannot');
-      return undefined;
-    }
-    strings.push(String(value));
-  }
-  if (strings.length === 0) return undefined;
-  out.enum = strings;
-  if (!allNumbers) return 'STRING';
-  return allIntegers ? 'INTEGER' : 'NUMBER';
-}
-
-function reduceType(type: unknown, out: GeminiSchema, path: string, walk: Walk): void {
-  const names = (Array.isArray(type) ? type : [type]).filter((name) => name !== 'null');
-  if (names.length < (Array.isArray(type) ? type.length : 1)) out.nullable = true;
-  const types: GeminiSchemaType[] = [];
-  for (const name of names) {
-    const mapped = typeof name === 'string' ? TYPES[name] : undefined;
-    if (!mapped) return leftOut(walk, path, `type ${JSON.stringify(name)} is not a JSON Schema type`);
-    types.push(mapped);
-  }
-  if (types.length === 1) out.type = types[0];
-  else if (types.length > 1) out.anyOf = types.map((one) => ({ type: one }));
-  else if (out.nullable) out.type = 'NULL';
 }
 
 function reduceProperties(value: unknown, out: GeminiSchema, path: string, depth: number, refs: readonly string[], walk: Walk): void {
@@ -188,31 +121,6 @@ function reduceAnyOf(value: unknown, out: GeminiSchema, path: string, depth: num
 /** Copies into `out` the keywords of `from` it does not have yet: the outer schema's own keywords win. */
 function mergeMissing(out: GeminiSchema, from: GeminiSchema): void {
   for (const [key, value] of Object.entries(from)) if (!(key in out)) Object.assign(out, { [key]: value });
-}
-
-/** Copies the keywords Gemini takes unchanged, when their values have the right JSON type. */
-function copyPlain(node: JsonObject, out: GeminiSchema, path: string, walk: Walk): void {
-  for (const key of ['format', 'title', 'description', 'pattern'] as const) {
-    const value = node[key];
-    if (value === undefined) continue;
-    if (typeof value === 'string') out[key] = value;
-    else leftOut(walk, `${path}.${key}`, 'must be a string');
-  }
-  for (const key of ['minimum', 'maximum'] as const) {
-    const value = node[key];
-    if (value === undefined) continue;
-    if (typeof value === 'number') out[key] = value;
-    else leftOut(walk, `${path}.${key}`, 'must be a number');
-  }
-  for (const key of COUNTS) {
-    const value = node[key];
-    if (value === undefined) continue;
-    if (Number.isInteger(value) && (value as number) >= 0) out[key] = String(value);
-    else leftOut(walk, `${path}.${key}`, 'must be a non-negative integer');
-  }
-  if (node.nullable === true) out.nullable = true;
-  if ('default' in node) out.default = node.default;
-  if ('example' in node) out.example = node.example;
 }
 
 function reduceObject(node: JsonObject, path: string, depth: number, refs: readonly string[], walk: Walk): GeminiSchema {
