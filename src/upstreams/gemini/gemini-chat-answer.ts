@@ -157,6 +157,6 @@ export async function toChatSseResponse(response: UpstreamResponse, options: Gem
   return {
     status: response.status,
     headers: { ...headers, 'content-type': 'text/event-stream' },
-    body: new GeminiChatSseBody(first.value, batches, translator, destroy),
+    body: new GeminiChatSseBody(first.done ? undefined : first.value, batches, translator, destroy),
   };
 }
