@@ -9,7 +9,7 @@
  * @internal
  */
 import { GatewayError } from '../../errors.js';
-import type { GeminiGenerateContentResponse } from './gemini-answer-types.js';
+import type { GeminiGenerateContentResponse } from './gemini-types.js';
 
 /** The chat `error.code` of a blocked prompt (as Azure OpenAI's prompt filter says it). */
 export const CONTENT_FILTER_CODE = 'content_filter';

@@ -18,7 +18,7 @@ import { oneChunk } from '../bedrock/bedrock-errors.js';
 import { blockedPromptError } from './gemini-blocked-prompt.js';
 import { type GeminiToChatResponseOptions, geminiToChatResponse } from './gemini-to-chat-response.js';
 import { GeminiToChatStream, type GeminiToChatStreamOptions } from './gemini-to-chat-stream.js';
-import type { GeminiGenerateContentResponse } from './gemini-answer-types.js';
+import type { GeminiGenerateContentResponse } from './gemini-types.js';
 import { chatErrorResponse, geminiFailureToError, googleErrorOf, parseGeminiError, readGeminiError } from './read-gemini-error.js';
 
 const ENCODER = new TextEncoder();

@@ -15,7 +15,7 @@
  * @internal
  */
 import type { FinishReason } from '../../translate/map-finish-reason.js';
-import type { GeminiFinishReason } from './gemini-answer-types.js';
+import type { GeminiFinishReason } from './gemini-types.js';
 
 /** A chat finish reason, or `failed` when the model's tool call was unusable. */
 export type GeminiFinishOutcome = FinishReason | 'failed';

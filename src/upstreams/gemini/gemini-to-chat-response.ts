@@ -21,7 +21,7 @@ import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../errors.js';
 import type { ChatCompletion, ChatToolCall } from '../../schemas/index.js';
 import type { FinishReason } from '../../translate/map-finish-reason.js';
-import type { GeminiCandidate, GeminiGenerateContentResponse } from './gemini-answer-types.js';
+import type { GeminiCandidate, GeminiGenerateContentResponse } from './gemini-types.js';
 import { blockedPromptError, noCandidatesError } from './gemini-blocked-prompt.js';
 import { mapGeminiFinishReason } from './gemini-finish-reason.js';
 import { type SealSignature, toChatToolCall } from './gemini-tool-calls.js';

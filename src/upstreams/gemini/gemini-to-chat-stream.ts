@@ -23,7 +23,7 @@ import { GatewayError } from '../../errors.js';
 import type { ChatCompletionChunk, ChatUsage } from '../../schemas/index.js';
 import { CHAT_DONE, encodeChatChunk, encodeStreamError } from '../../sse/format-sse.js';
 import type { FinishReason } from '../../translate/map-finish-reason.js';
-import type { GeminiCandidate, GeminiGenerateContentResponse } from './gemini-answer-types.js';
+import type { GeminiCandidate, GeminiGenerateContentResponse } from './gemini-types.js';
 import { blockedPromptError } from './gemini-blocked-prompt.js';
 import { mapGeminiFinishReason } from './gemini-finish-reason.js';
 import { failedFinishError } from './gemini-to-chat-response.js';

@@ -12,10 +12,9 @@
  * @see https://ai.google.dev/gemini-api/docs/thought-signatures
  * @internal
  */
-import { createHash } from 'node:crypto';
 import type { ChatToolCall } from '../../schemas/index.js';
-import type { GeminiFunctionCall } from './gemini-answer-types.js';
-import { makeToolCallId } from './tool-call-id-draft.js';
+import type { GeminiFunctionCall } from './gemini-types.js';
+import { makeToolCallId } from './thought-signature-carrier.js';
 
 /** Seals a thought signature into text a client may carry (bound to the caller and model by the gateway). */
 export type SealSignature = (signature: string) => string;
@@ -30,17 +29,14 @@ export interface ToolCallPlace {
   call: number;
 }
 
-/** Characters of the stable part: 72 bits of the hash, in base64url. */
-const STABLE_PART_LENGTH = 12;
-
 /**
- * The distinct, stable part of a call's id: a hash of its place and of the
- * call itself, so that it stays distinct even when Gemini sends no
- * `responseId`.
+ * The scope the id's hash is made of: the answer's `responseId` (with the
+ * candidate, past the first), or, for an answer without one, the candidate
+ * and the call itself, so ids stay distinct and stable all the same.
  */
-export function stableCallPart(place: ToolCallPlace, call: GeminiFunctionCall): string {
-  const key = JSON.stringify([place.responseId ?? '', place.candidate, place.call, call.id ?? '', call.name, call.args ?? {}]);
-  return createHash('sha256').update(key).digest('base64url').slice(0, STABLE_PART_LENGTH);
+export function toolCallScope(place: ToolCallPlace, call: GeminiFunctionCall): string {
+  if (place.responseId !== undefined) return place.candidate === 0 ? place.responseId : `${place.responseId}/${place.candidate}`;
+  return JSON.stringify([place.candidate, call.id ?? '', call.name, call.args ?? {}]);
 }
 
 /**
@@ -51,7 +47,7 @@ export function stableCallPart(place: ToolCallPlace, call: GeminiFunctionCall): 
 export function toChatToolCall(call: GeminiFunctionCall, thoughtSignature: string | undefined, place: ToolCallPlace, seal: SealSignature | undefined): ChatToolCall {
   const sealed = thoughtSignature !== undefined && thoughtSignature !== '' && seal !== undefined ? seal(thoughtSignature) : undefined;
   return {
-    id: makeToolCallId(stableCallPart(place, call), sealed),
+    id: makeToolCallId({ scope: toolCallScope(place, call), index: place.call, ...(sealed !== undefined ? { signatureSeal: sealed } : {}) }),
     type: 'function',
     function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
   };

@@ -10,7 +10,7 @@
  * @internal
  */
 import type { ChatUsage } from '../../schemas/index.js';
-import type { GeminiUsageMetadata } from './gemini-answer-types.js';
+import type { GeminiUsageMetadata } from './gemini-types.js';
 
 function count(value: number | undefined): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
