@@ -45,12 +45,33 @@ function nonEmptyString(value: unknown): boolean {
   return typeof value === 'string' && value !== '';
 }
 
-/** A chat choice that ended cleanly, refused nothing and says something (text, tool calls or a function call). */
+/**
+ * Function arguments another format can take as a tool input: blank or a
+ * JSON object. Anything else fails every translated replay (a messages
+ * `tool_use` input is an object), so it is not kept to fail again.
+ */
+function isObjectArguments(call: unknown): boolean {
+  if (typeof call !== 'object' || call === null) return false;
+  const fn = (call as Json).function;
+  if (typeof fn !== 'object' || fn === null) return true;
+  const args = (fn as Json).arguments;
+  if (typeof args !== 'string') return false;
+  if (args.trim() === '') return true;
+  try {
+    const value: unknown = JSON.parse(args);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** A chat choice that ended cleanly, refused nothing, says something (text, tool calls or a function call) and whose calls' arguments are objects. */
 function isCacheableChoice(choice: Json): boolean {
   if (typeof choice.finish_reason !== 'string' || !CACHEABLE_FINISH_REASONS.has(choice.finish_reason)) return false;
   const message = choice.message as Json;
   if (nonEmptyString(message.refusal)) return false;
   const calls = message.tool_calls;
+  if (Array.isArray(calls) && !calls.every(isObjectArguments)) return false;
   const functionCall = typeof message.function_call === 'object' && message.function_call !== null;
   return nonEmptyString(message.content) || (Array.isArray(calls) && calls.length > 0) || functionCall;
 }
@@ -63,8 +84,8 @@ function saysSomething(block: Json): boolean {
 
 /**
  * Whether a complete answer in `format` may be stored: every chat choice
- * ends with a reason in {@link CACHEABLE_FINISH_REASONS}, has no `refusal`
- * and some content; a messages answer's `stop_reason` is in
+ * ends with a reason in {@link CACHEABLE_FINISH_REASONS}, has no `refusal`,
+ * some content, and tool-call arguments that are JSON objects; a messages answer's `stop_reason` is in
  * {@link CACHEABLE_STOP_REASONS} and some block other than thinking says
  * something. An answer of no recognisable shape (no choices, no content
  * list) is never stored.
