@@ -4,7 +4,7 @@
  *
  * | chunk | completion |
  * |---|---|
- * | `id` (first non-empty), `created`, `model` (first chunk) | the same |
+ * | `id`, `created`, `model` (of the first chunk with an id) | the same |
  * | `system_fingerprint`, `service_tier` | the last value sent |
  * | `delta.role` | `message.role` |
  * | `delta.tool_calls[k]` | `message.tool_calls[k]`: `id`, `type`, `function.name` as sent, `function.arguments` concatenated |
@@ -107,10 +107,12 @@ class ChatStreamRecorder implements AnswerRecorder {
   }
 
   private readHead(chunk: Json): void {
-    // Azure's first chunk (prompt filter results) has `id: ""`: the first real id is the completion's.
-    if (this.head.id === undefined && typeof chunk.id === 'string' && chunk.id !== '') this.head.id = chunk.id;
-    if (this.head.created === undefined && typeof chunk.created === 'number') this.head.created = chunk.created;
-    if (this.head.model === undefined && typeof chunk.model === 'string' && chunk.model !== '') this.head.model = chunk.model;
+    // Azure's first chunk (prompt filter results) has `id: ""`, `created: 0`, `model: ""`: the first chunk with an id names the completion.
+    if (this.head.id === undefined && typeof chunk.id === 'string' && chunk.id !== '') {
+      this.head.id = chunk.id;
+      if (typeof chunk.created === 'number') this.head.created = chunk.created;
+      if (typeof chunk.model === 'string') this.head.model = chunk.model;
+    }
     for (const key of LATEST_FIELDS) {
       const value = chunk[key];
       if (typeof value === 'string' || (value === null && !(key in this.head))) this.head[key] = value;
