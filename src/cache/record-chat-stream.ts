@@ -21,7 +21,7 @@
  */
 import { parseEventData } from '../translate/stream-transform.js';
 import type { SseEvent } from '../sse/parse-sse.js';
-import type { AnswerRecorder } from './answer-recorder.js';
+import type { AnswerRecorder } from './answer-recorder-contract.js';
 import { RecordBudget } from './record-budget.js';
 
 type Json = Record<string, unknown>;
@@ -71,9 +71,10 @@ class ChatStreamRecorder implements AnswerRecorder {
     this.readHead(chunk);
     if (isObject(chunk.usage)) this.usage = chunk.usage;
     if (!Array.isArray(chunk.choices)) return;
-    chunk.choices.forEach((choice: unknown, position) => {
+    for (const [position, choice] of (chunk.choices as unknown[]).entries()) {
       if (isObject(choice)) this.readChoice(choice, position);
-    });
+      if (this.broken) return;
+    }
   }
 
   finish(): Json | undefined {

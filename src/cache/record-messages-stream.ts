@@ -22,7 +22,7 @@
  */
 import { parseEventData } from '../translate/stream-transform.js';
 import type { SseEvent } from '../sse/parse-sse.js';
-import type { AnswerRecorder } from './answer-recorder.js';
+import type { AnswerRecorder } from './answer-recorder-contract.js';
 import { RecordBudget } from './record-budget.js';
 
 type Json = Record<string, unknown>;
