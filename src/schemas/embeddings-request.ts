@@ -63,12 +63,12 @@ function findInputProblem(input: unknown): InputProblem | undefined {
   if (typeof input === 'string') return textProblem(input, root);
   if (!Array.isArray(input)) return { path: root, message: input === undefined ? `field required: ${SHAPES}` : SHAPES };
   if (input.length === 0) return { path: root, message: 'must not be an empty array; send at least one input' };
+  const first: unknown = input[0];
+  // The first entry decides the shape (a number: one list of token ids); every other entry must have the same.
+  if (typeof first === 'number') return tokensProblem(input, root);
   if (input.length > MAX_EMBEDDING_INPUTS) {
     return { path: root, message: `${input.length} inputs, more than the ${MAX_EMBEDDING_INPUTS} one request may hold; send them in several requests` };
   }
-  const first = input[0];
-  // The first entry decides the shape; every other entry must have the same.
-  if (typeof first === 'number') return tokensProblem(input, root);
   for (let index = 0; index < input.length; index++) {
     const entry: unknown = input[index];
     const path = [...root, index];
@@ -93,16 +93,11 @@ const inputSchema = z.custom<EmbeddingsInput>().superRefine((input, ctx) => {
  * this gateway does not know passes through to the upstream untouched.
  */
 export const embeddingsRequestSchema = z.looseObject({
-  model: z.string().min(1, 'send the id of an embedding model, e.g. text-embedding-3-small'),
+  model: z.string().min(1),
   input: inputSchema,
-  encoding_format: z.enum(['float', 'base64'], { error: 'must be "float" or "base64"' }).optional(),
-  dimensions: z
-    .number({ error: 'must be a positive integer' })
-    .int('must be a positive integer')
-    .min(1, 'must be a positive integer')
-    .max(MAX_EMBEDDING_DIMENSIONS, `must be at most ${MAX_EMBEDDING_DIMENSIONS}`)
-    .optional(),
-  user: z.string().max(256, 'must be at most 256 characters').optional(),
+  encoding_format: z.enum(['float', 'base64']).optional(),
+  dimensions: z.number().int().min(1).max(MAX_EMBEDDING_DIMENSIONS).optional(),
+  user: z.string().max(256).optional(),
 });
 
 export type EmbeddingsRequest = z.infer<typeof embeddingsRequestSchema>;
