@@ -1,6 +1,7 @@
 /**
  * Options of `createGateway`.
  */
+import type { CacheOptions } from './cache/cache-options.js';
 import type { AdmissionOptions } from './routing/admission-options.js';
 import type { AuthOptions } from './auth/verify-key.js';
 import type { RequestBoundsOptions } from './bounds/request-bounds-options.js';
@@ -54,6 +55,8 @@ export interface GatewayOptions extends ObservabilityOptions {
    * response header. Default false.
    */
   dropUnsupportedParams?: boolean;
+  /** The response cache (see `CacheOptions`). Default: none. */
+  cache?: CacheOptions;
   /**
    * Convert a messages request's `thinking` to the form the model takes
    * instead of answering the thinking rule's 400 error, for agent clients that send

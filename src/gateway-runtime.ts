@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import { type CacheRuntime, createCacheRuntime } from './cache/cache-runtime.js';
 import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
 import { type RequestBounds, resolveRequestBounds } from './bounds/request-bounds-options.js';
 import { resolveStreamBounds, type StreamBounds } from './bounds/stream-bounds-options.js';
@@ -73,6 +74,8 @@ export interface GatewayRuntime {
   readonly health: GatewayHealth | undefined;
   /** The model calls in progress, their limit (`admission`) and queue. */
   readonly admission: Admission;
+  /** The response cache, when the `cache` option is set. */
+  readonly cache: CacheRuntime | undefined;
   close(): Promise<void>;
 }
 
@@ -141,6 +144,7 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     admission: new Admission(options.admission, admissionMetrics(options.prometheus)),
     observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
     health,
+    cache: createCacheRuntime(options, redactor),
     async close() {
       stopVoice();
       limiter?.close();

@@ -4,6 +4,7 @@
  * @internal
  */
 import { performance } from 'node:perf_hooks';
+import type { CacheResult } from '../cache/cache-types.js';
 import type { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
 import type { CallObservation } from '../observability/call-observation.js';
@@ -27,6 +28,8 @@ export interface UsageOutcome {
   error?: GatewayError;
   /** The call's spans and metrics, when observability is on. */
   observation?: CallObservation | undefined;
+  /** What the response cache did for the call. */
+  cache?: { result: CacheResult; ageSeconds?: number } | undefined;
 }
 
 /** Sends one usage record to `onUsage`, if set. Never throws. */

@@ -7,6 +7,7 @@
  */
 import { routingSchema } from './health-store-schema.js';
 import { z } from 'zod';
+import type { CacheOptions } from '../cache/cache-options.js';
 import type { FileStore } from '../files/file-store.js';
 import type { FileSharing, FilesOption, FilesOptions } from '../files/files-options.js';
 import type { GatewayOptions } from '../gateway-options.js';
@@ -149,6 +150,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
   catalog: catalogSchema.optional(),
   files: filesSchema.optional(),
   dropUnsupportedParams: flag().optional(),
+  cache: z.custom<CacheOptions>((value) => typeof value === "object" && value !== null).optional(),
   adaptThinking: flag().optional(),
   maxBodyBytes: int(1, Number.MAX_SAFE_INTEGER, 'bytes').optional(),
   requestTimeoutMs: timerMs('the wait for an upstream answer').optional(),

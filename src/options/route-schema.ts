@@ -121,6 +121,7 @@ const routeObjectSchema = optionsObject(
     onClientAbort: oneOf(['abort', 'drain'], 'what happens to the upstream call when the client leaves').optional(),
     retries: int(0, 100, 'retries per upstream before the next fallback').optional(),
     serveMessages: flag().optional(),
+    cache: z.literal(false).optional(),
     list: listSchema.optional(),
     whenAllCooling: oneOf(['try', 'reject'], 'what a request does when every target is cooling after failures (`try` them anyway, the default, or `reject` at once)').optional(),
   },

@@ -55,6 +55,8 @@ interface RouteCommon {
    * a chat-format upstream when needed. Catalog models are always served there. Default false.
    */
   serveMessages?: boolean;
+  /** `false` keeps this route's calls out of the gateway's response cache. */
+  cache?: false;
   /**
    * The model ids `GET /v1/models` lists for this route, for a `match` that is a glob,
    * RegExp or function (the listing cannot enumerate a pattern); each must be matched by
