@@ -62,6 +62,8 @@ export { memoryResponseStore } from './responses/memory-response-store.js';
 export type { MemoryResponseStoreOptions, RedisResponseStoreOptions } from './responses/response-store-options.js';
 export { redisResponseStore } from './responses/redis-response-store.js';
 export type { ChainLink, FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
+export type { CacheOptions } from './cache/cache-options.js';
+export type { CachedAnswer, CacheLookup, CacheLookupOptions, CacheResult, ResponseCacheStore } from './cache/cache-types.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
 // Upstreams and routing.
