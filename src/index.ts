@@ -66,6 +66,12 @@ export type { CacheOptions } from './cache/cache-options.js';
 export type { CachedAnswer, CacheLookup, CacheLookupOptions, CacheResult, ResponseCacheStore } from './cache/cache-types.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
+// The response cache's stores.
+export { memoryResponseCache } from './cache/memory-response-cache.js';
+export { redisResponseCache } from './cache/redis-response-cache.js';
+export type { MemoryResponseCacheOptions, RedisResponseCacheOptions } from './cache/response-cache-options.js';
+export type { CacheLookup, CacheLookupOptions, ResponseCacheStore } from './cache/cache-types.js';
+
 // Upstreams and routing.
 export type * from './upstreams/upstream.js';
 export { openAICompatible } from './upstreams/chat-upstream.js';

@@ -4,16 +4,11 @@
  * Seeded, so a failing split can be replayed.
  */
 
-/** A small seeded PRNG (mulberry32) returning floats in [0, 1). */
+import { createRandom as createSeededRandom } from '../../src/simulator/random.js';
+
+/** A seeded PRNG returning floats in [0, 1): the simulator's mulberry32, as a bare function. */
 export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return createSeededRandom(seed).next;
 }
 
 export interface SplitOptions {

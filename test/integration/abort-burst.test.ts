@@ -216,7 +216,10 @@ describe.each(['node', 'express'] as const)('a burst of clients leaving early, %
     // Calls the gateway is still working on (slow verify, slow store) get their chance to start.
     await sleep(300);
     const stayed = BURST / CUTS.length;
-    expect(tally.left.size).toBeGreaterThan(BURST / 2);
+    // Clients that leave half-way through their upload are always seen leaving; the others only when
+    // they go before their (5 ms) answer is written, which depends on how busy the machine is.
+    const leftMidUpload = Array.from({ length: BURST }, (_, i) => CUTS[i % CUTS.length]).filter((cut) => cut === 'upload').length;
+    expect(tally.left.size).toBeGreaterThanOrEqual(leftMidUpload);
     expect(tally.started.size).toBeGreaterThanOrEqual(Math.floor(stayed));
     expect(tally.startedAfterLeft).toEqual([]);
     expect(tally.errorStatuses.filter((status) => status >= 500)).toEqual([]);

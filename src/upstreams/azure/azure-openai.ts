@@ -131,6 +131,7 @@ export function azureOpenAI(options: AzureOpenAIOptions): Upstream {
   const addresses = upstreamAddresses(String(baseURL));
   return {
     name,
+    nameIsAddress: options.name === undefined,
     format: 'chat',
     provider: AZURE_OPENAI_PROVIDER,
     server: serverOf(baseURL),

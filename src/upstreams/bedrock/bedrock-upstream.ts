@@ -252,6 +252,7 @@ export function bedrockUpstream(options: BedrockUpstreamOptions): Upstream {
   const addresses = upstreamAddresses(String(endpoint));
   return {
     name,
+    nameIsAddress: options.name === undefined,
     format: 'messages',
     provider: BEDROCK_PROVIDER_NAME,
     holdsFiles: false,

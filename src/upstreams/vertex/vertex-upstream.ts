@@ -138,6 +138,7 @@ export function vertexUpstream(options: VertexUpstreamOptions): Upstream {
   const addresses = upstreamAddresses(String(baseURL));
   return {
     name,
+    nameIsAddress: options.name === undefined,
     format: 'messages',
     provider: VERTEX_PROVIDER_NAME,
     holdsFiles: false,

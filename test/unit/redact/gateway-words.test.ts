@@ -1,4 +1,4 @@
-import { openAICompatible } from 'modelgate';
+import { azureOpenAI, bedrockUpstream, openAICompatible, vertexUpstream } from 'modelgate';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
 import { weakSecretWarnings, gatewayRedactor } from '../../../src/redact/gateway-redactor.js';
@@ -87,6 +87,17 @@ describe('errors: upstream text is redacted where it is read, gateway text never
     expect(out.message).toBe('Upstream "(unnamed upstream)" failed (HTTP 500).');
     expect(out.chatCode).toBe('upstream_cooling');
     expect(error.message).toBe('Upstream "10.0.0.5:8000" failed (HTTP 500).');
+  });
+
+  it.each([
+    ['Azure OpenAI', () => azureOpenAI({ endpoint: 'https://10.0.0.7:8443', apiKey: REAL })],
+    ['Bedrock', () => bedrockUpstream({ region: 'us-east-1', endpoint: 'https://10.0.0.7:8443', apiKey: REAL })],
+    ['Vertex AI', () => vertexUpstream({ projectId: 'p', region: 'us-east5', baseURL: 'https://10.0.0.7:8443', accessToken: REAL })],
+  ])('an unnamed %s upstream is shown to clients in the same neutral form', (_platform, make) => {
+    const cloud = make();
+    expect(cloud.name).toBe('10.0.0.7:8443');
+    const error = new GatewayError('UPSTREAM_ERROR', 'Upstream "10.0.0.7:8443" failed (HTTP 500).');
+    expect(errorForClient(error, gatewayRedactor([{ match: '*', upstream: cloud }])).message).toBe('Upstream "(unnamed upstream)" failed (HTTP 500).');
   });
 
   it('a named upstream keeps its name for clients, even when it is a word of an address', () => {
