@@ -63,7 +63,7 @@ export type { MemoryResponseStoreOptions, RedisResponseStoreOptions } from './re
 export { redisResponseStore } from './responses/redis-response-store.js';
 export type { ChainLink, FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
 export type { CacheOptions } from './cache/cache-options.js';
-export type { CachedAnswer, CacheLookup, CacheLookupOptions, CacheResult, ResponseCacheStore } from './cache/cache-types.js';
+export type { CachedAnswer, CacheResult } from './cache/cache-types.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
 // The response cache's stores.

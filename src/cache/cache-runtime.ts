@@ -13,12 +13,8 @@ import type { Redactor } from '../redact/redactor.js';
 import type { ResolvedRoute } from '../routing/routes.js';
 import type { ResponseCacheStore } from './cache-types.js';
 import { type CacheSettings, resolveCacheSettings } from './cache-options.js';
-import { guardResponseCache } from './guard-response-cache.js';
+import { guardResponseCache, RESPONSE_CACHE_CONSEQUENCE } from './guarded-response-cache.js';
 import { SingleFlight } from './single-flight.js';
-
-/** What a store failure means for requests, for the log line. */
-const CACHE_STORE_CONSEQUENCE = (failure: { retryAfterSeconds: number }): string =>
-  `It is left alone for ${failure.retryAfterSeconds} s: requests meanwhile are answered by their upstream (cache misses).`;
 
 export interface CacheRuntime {
   readonly settings: CacheSettings;
@@ -48,7 +44,7 @@ export function createCacheRuntime(options: GatewayOptions, redactor: Redactor):
   const store = guardResponseCache(settings.store, {
     timeoutMs: settings.storeTimeoutMs,
     retryMs: settings.storeRetryMs,
-    onFailure: (failure) => logStoreFailure(options.logger, failure, { redactor, consequence: CACHE_STORE_CONSEQUENCE }),
+    onFailure: (failure) => logStoreFailure(options.logger, failure, { redactor, consequence: RESPONSE_CACHE_CONSEQUENCE }),
   });
   const modelFilter = settings.models ? settings.models.map((model) => compileMatcher(model)) : undefined;
   const shaping = callShaping(options);

@@ -7,13 +7,13 @@
  * never stored; request controls are honoured; and identical concurrent
  * misses make one upstream call.
  */
-import { type GatewayOptions, memoryResponseStore } from 'modelgate';
+import { type GatewayOptions, memoryResponseCache, memoryResponseStore, type ResponseCacheStore } from 'modelgate';
 import { createSimulator, FAULT_HEADER } from 'modelgate/testing';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countCalls, type CountingUpstream } from '../helpers/counting-upstream.js';
-import { mapCacheStore, type MapCacheStore } from '../helpers/map-cache-store.js';
+import { mapCacheStore } from '../helpers/map-cache-store.js';
 import { type Mount, type StartedApp, startApp } from '../helpers/start-app.js';
 
 const ALICE = 'sk-cache-alice-0123456789';
@@ -24,7 +24,11 @@ const ask = (text: string) => [{ role: 'user' as const, content: text }];
 
 interface Setup {
   app: StartedApp;
-  store: MapCacheStore;
+  store: ResponseCacheStore;
+  /** Moves the memory cache's clock on (entries age without the test sleeping). */
+  advance(ms: number): void;
+  /** Bytes the cache holds. */
+  held(): Promise<number>;
   chat: CountingUpstream;
   messages: CountingUpstream;
 }
@@ -38,7 +42,8 @@ afterEach(async () => {
 interface SetupOptions {
   /** The `cache` option beside its store, or false for none. */
   cache?: Partial<NonNullable<GatewayOptions['cache']>> | false;
-  store?: MapCacheStore;
+  /** The store (default: `memoryResponseCache` on a clock the test moves). */
+  store?: ResponseCacheStore;
   /** Output tokens per second of the simulated upstreams (default: at once). */
   tokensPerSecond?: number;
   /** Keep Responses in a memory store. */
@@ -46,7 +51,8 @@ interface SetupOptions {
 }
 
 async function setup(mount: Mount, options: SetupOptions = {}): Promise<Setup> {
-  const { cache = {}, store = mapCacheStore(), tokensPerSecond, responseStore } = options;
+  let offsetMs = 0;
+  const { cache = {}, store = memoryResponseCache({ now: () => Date.now() + offsetMs }), tokensPerSecond, responseStore } = options;
   const sim = createSimulator(tokensPerSecond === undefined ? {} : { pace: { tokensPerSecond } });
   const chat = countCalls(sim.upstreams.chat);
   const messages = countCalls(sim.upstreams.messages);
@@ -62,7 +68,13 @@ async function setup(mount: Mount, options: SetupOptions = {}): Promise<Setup> {
     ...(responseStore ? { responseStore: memoryResponseStore() } : {}),
   });
   started.push(app);
-  return { app, store, chat, messages };
+  return {
+    app, store, chat, messages,
+    advance: (ms) => {
+      offsetMs += ms;
+    },
+    held: async () => (await store.bytesHeld?.()) ?? 0,
+  };
 }
 
 const openai = (app: StartedApp, key = ALICE) => new OpenAI({ baseURL: `${app.url}/v1`, apiKey: key, maxRetries: 0 });
@@ -220,18 +232,18 @@ describe('response cache: scope and coverage', () => {
 
 describe('response cache: never stored', () => {
   it('an upstream error is not stored: the repeat calls the upstream', async () => {
-    const { app, chat, store } = await setup('node');
+    const { app, chat, held } = await setup('node');
     const client = openai(app);
     await expect(client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Fail first.') }, { headers: { [FAULT_HEADER]: 'status=500' } })).rejects.toMatchObject({ status: 500 });
     await expect(client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Fail first.') }, { headers: { [FAULT_HEADER]: 'status=400' } })).rejects.toMatchObject({ status: 400 });
-    expect(store.entries.size).toBe(0);
+    expect(await held()).toBe(0);
     const ok = await client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Fail first.') }).withResponse();
     expect(ok.response.headers.get('x-modelgate-cache')).toBe('miss');
     expect(chat.calls).toBe(3);
   });
 
   it('an answer cut by the token limit is not stored (chat length, messages max_tokens)', async () => {
-    const { app, chat, messages, store } = await setup('express5');
+    const { app, chat, messages, held } = await setup('express5');
     for (let round = 0; round < 2; round++) {
       const cut = await openai(app).chat.completions.create({ model: CHAT_MODEL, messages: ask('Write a long essay on the sea.'), max_tokens: 2 }).withResponse();
       expect(cut.data.choices[0]?.finish_reason).toBe('length');
@@ -241,21 +253,21 @@ describe('response cache: never stored', () => {
     }
     expect(chat.calls).toBe(2);
     expect(messages.calls).toBe(2);
-    expect(store.entries.size).toBe(0);
+    expect(await held()).toBe(0);
   });
 
   it('a stream cut mid-way is not stored', async () => {
-    const { app, chat, store } = await setup('node');
+    const { app, chat, held } = await setup('node');
     const client = openai(app);
     const stream = await client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Tell a story.'), stream: true }, { headers: { [FAULT_HEADER]: 'cut-after=3' } });
     await expect(collectChatStream(stream)).rejects.toThrow();
-    expect(store.entries.size).toBe(0);
+    expect(await held()).toBe(0);
     await client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Tell a story.') });
     expect(chat.calls).toBe(2);
   });
 
   it('a stream its client left is not stored', async () => {
-    const { app, chat, store } = await setup('express5', { tokensPerSecond: 20 });
+    const { app, chat, held } = await setup('express5', { tokensPerSecond: 20 });
     const client = openai(app);
     const controller = new AbortController();
     const stream = await client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Tell a long story about a fox.'), stream: true }, { signal: controller.signal });
@@ -268,7 +280,7 @@ describe('response cache: never stored', () => {
     expect(chunks).toBe(2);
     // The relay learns of the departure from its socket: give it a moment.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(store.entries.size).toBe(0);
+    expect(await held()).toBe(0);
     await client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Tell a long story about a fox.') });
     expect(chat.calls).toBe(2);
   });
@@ -292,19 +304,19 @@ describe('response cache: never stored', () => {
 
 describe('response cache: request controls', () => {
   it('no-cache refreshes the entry, no-store neither reads nor writes, max-age limits the age served', async () => {
-    const { app, chat, store } = await setup('node');
+    const { app, chat, held, advance } = await setup('node');
     const client = openai(app);
     const body = { model: CHAT_MODEL, messages: ask('What time is it?') };
     const noStore = await client.chat.completions.create(body, { headers: { 'cache-control': 'no-store' } }).withResponse();
     expect(noStore.response.headers.get('x-modelgate-cache')).toBe('bypass');
-    expect(store.entries.size).toBe(0);
+    expect(await held()).toBe(0);
     await client.chat.completions.create(body);
     expect(chat.calls).toBe(2);
     const refreshed = await client.chat.completions.create(body, { headers: { 'cache-control': 'no-cache' } }).withResponse();
     expect(refreshed.response.headers.get('x-modelgate-cache')).toBe('miss');
     expect(chat.calls).toBe(3);
 
-    store.age(120_000);
+    advance(120_000);
     const old = await client.chat.completions.create(body, { headers: { 'cache-control': 'max-age=300' } }).withResponse();
     expect(old.response.headers.get('x-modelgate-cache')).toBe('hit');
     expect(Number(old.response.headers.get('age'))).toBeGreaterThanOrEqual(120);
@@ -356,6 +368,7 @@ describe('response cache: stampede', () => {
   it('a failing store answers every request from upstream (misses), never an error', async () => {
     const store = mapCacheStore();
     store.failing = true;
+    // A store that fails every command (the real-Redis outage is in cache-shared.redis.test.ts).
     const { app, chat } = await setup('express5', { store });
     for (let round = 0; round < 2; round++) {
       const answer = await openai(app).chat.completions.create({ model: CHAT_MODEL, messages: ask('Store is down.') }).withResponse();
