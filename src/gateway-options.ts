@@ -1,9 +1,9 @@
 /**
  * Options of `createGateway`.
  */
-import type { CacheOptions } from './cache/cache-options.js';
 import type { AdmissionOptions } from './routing/admission-options.js';
 import type { AuthOptions } from './auth/verify-key.js';
+import type { CacheOptions } from './cache/cache-options.js';
 import type { RequestBoundsOptions } from './bounds/request-bounds-options.js';
 import type { StreamBoundsOptions } from './bounds/stream-bounds-options.js';
 import type { GatewayError } from './errors.js';
@@ -55,8 +55,6 @@ export interface GatewayOptions extends ObservabilityOptions {
    * response header. Default false.
    */
   dropUnsupportedParams?: boolean;
-  /** The response cache (see `CacheOptions`). Default: none. */
-  cache?: CacheOptions;
   /**
    * Convert a messages request's `thinking` to the form the model takes
    * instead of answering the thinking rule's 400 error, for agent clients that send
@@ -147,6 +145,19 @@ export interface GatewayOptions extends ObservabilityOptions {
   responseStore?: ResponseStore;
   /** The Responses API's other options: built-in tools, the reasoning seal. */
   responses?: ResponsesOptions;
+  /**
+   * The response cache: an identical request (same interface, same
+   * upstream model, the same fields that can change the answer) is answered
+   * from a stored answer, in the caller's format and mode, without an
+   * upstream call: `{ store, scope?, models?, ttlSeconds?, requestControls?,
+   * waitMs?, lockMs?, storeTimeoutMs?, storeRetryMs? }` ({@link CacheOptions}).
+   * Entries answer only the principal whose call filled them unless
+   * `scope: 'shared'`. A route leaves the cache with `cache: false`.
+   * Default: no cache.
+   *
+   * @example cache: { store: memoryResponseCache(), ttlSeconds: 600 }
+   */
+  cache?: CacheOptions;
   /**
    * Routing across targets: per-target health (cooldowns, half-open probes),
    * per instance by default, or shared via `redisHealthStore({ client })`.

@@ -121,6 +121,7 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
   const healthStore = options.routing?.health;
   const stopLoggingHealth = healthStore ? healthStore.onFailure?.((failure) => logStoreFailure(options.logger, failure, { redactor, consequence: HEALTH_STORE_CONSEQUENCE })) : undefined;
   warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? []), ...upstreamWarnings((routes ?? []).flatMap(routeUpstreams))]);
+  const cache = createCacheRuntime(options, redactor);
   return {
     options,
     reportError,
@@ -142,9 +143,13 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     noteSimulated: createSimulatedWarning(options.logger),
     responses: createResponsesRuntime(options, redactor),
     admission: new Admission(options.admission, admissionMetrics(options.prometheus)),
-    observe: createObservability(options, createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }), health?.tracker),
+    observe: createObservability(options, {
+      modelLabel: createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }),
+      health: health?.tracker,
+      cacheStore: cache?.store,
+    }),
     health,
-    cache: createCacheRuntime(options, redactor),
+    cache,
     async close() {
       stopVoice();
       limiter?.close();

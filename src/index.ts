@@ -62,11 +62,11 @@ export { memoryResponseStore } from './responses/memory-response-store.js';
 export type { MemoryResponseStoreOptions, RedisResponseStoreOptions } from './responses/response-store-options.js';
 export { redisResponseStore } from './responses/redis-response-store.js';
 export type { ChainLink, FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
-export type { CacheOptions } from './cache/cache-options.js';
 export type { CachedAnswer, CacheResult } from './cache/cache-types.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
-// The response cache's stores.
+// The response cache: its options and stores.
+export type { CacheOptions, CacheScope } from './cache/cache-options.js';
 export { memoryResponseCache } from './cache/memory-response-cache.js';
 export { redisResponseCache } from './cache/redis-response-cache.js';
 export type { MemoryResponseCacheOptions, RedisResponseCacheOptions } from './cache/response-cache-options.js';

@@ -4,6 +4,7 @@
  * chooses, are cut to 256 characters followed by `…` (`truncateCallerText`):
  * a record never holds more of them, however long the request's.
  */
+import type { CacheResult } from './cache/cache-types.js';
 import type { TokenUsage } from './sse/usage-observer.js';
 
 export type { TokenUsage } from './sse/usage-observer.js';
@@ -27,6 +28,19 @@ export interface UsageRecord extends TokenUsage {
   aborted: boolean;
   /** Milliseconds from request start to the end of the response. */
   latencyMs: number;
-  /** Milliseconds from request start to the first upstream byte; undefined when none arrived. */
+  /** Milliseconds from request start to the first upstream byte (on a cache hit, to the stored answer's); undefined when none arrived. */
   timeToFirstByteMs: number | undefined;
+  /**
+   * What the response cache did for this call: `'hit'` (answered from a
+   * stored answer, no upstream call), `'miss'` (sent upstream) or `'bypass'`
+   * (neither looked up nor stored). Absent when the request had no cache.
+   *
+   * On a hit the token fields are the stored answer's figures, the ones the
+   * client sees in the answer's `usage`, but no upstream billed them: limits
+   * charge a hit as a request only (no tokens, no budget spend). A record
+   * that bills by tokens skips hits (`record.cache === 'hit'`).
+   */
+  cache?: CacheResult;
+  /** On a cache hit: the stored answer's age in seconds (the response's `age` header). */
+  cacheAgeSeconds?: number;
 }

@@ -8,7 +8,6 @@
  */
 import type { GatewayOptions } from '../gateway-options.js';
 import { logStoreFailure } from '../log-store-failure.js';
-import { compileMatcher } from '../models/model-matcher.js';
 import type { Redactor } from '../redact/redactor.js';
 import type { ResolvedRoute } from '../routing/routes.js';
 import type { ResponseCacheStore } from './cache-types.js';
@@ -21,8 +20,8 @@ export interface CacheRuntime {
   /** The store behind its guard. */
   readonly store: ResponseCacheStore;
   readonly flights: SingleFlight;
-  /** Whether requests for `model` on `route` use the cache (the route's `cache: false` and `cache.models` say no). */
-  covers(route: ResolvedRoute, model: string): boolean;
+  /** Whether `route`'s requests may use the cache (not with `cache: false`; `cache.models` is the policy's). */
+  enabledFor(route: ResolvedRoute): boolean;
   /** What of `route` goes into a key: every target's upstream and model, in route order, and the gateway options that shape the call. */
   keyTarget(route: ResolvedRoute): unknown;
 }
@@ -46,16 +45,12 @@ export function createCacheRuntime(options: GatewayOptions, redactor: Redactor):
     retryMs: settings.storeRetryMs,
     onFailure: (failure) => logStoreFailure(options.logger, failure, { redactor, consequence: RESPONSE_CACHE_CONSEQUENCE }),
   });
-  const modelFilter = settings.models ? settings.models.map((model) => compileMatcher(model)) : undefined;
   const shaping = callShaping(options);
   return {
     settings,
     store,
     flights: new SingleFlight(),
-    covers(route, model) {
-      if (route.route.cache === false) return false;
-      return modelFilter === undefined || modelFilter.some((matches) => matches(model));
-    },
+    enabledFor: (route) => route.route.cache !== false,
     keyTarget(route) {
       // Renames depend on the requested model: the targets are read per request.
       return { targets: route.targets.map((each) => [each.upstream.name, each.upstream.format, each.model]), ...shaping };

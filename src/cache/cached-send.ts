@@ -116,8 +116,16 @@ export async function sendOrReplay<P extends CallPlan>(
   const api = ctx.endpoint ? API_OF_ENDPOINT[ctx.endpoint.name] : undefined;
   if (!cache) return sendPlans(ctx, plans, parentSignal, timeoutMs);
   if (!route || !body || api === undefined) throw new TypeError('sendOrReplay needs ctx.route, ctx.body and a model endpoint');
-  const control = cache.settings.requestControls ? parseRequestCacheControl(ctx.request.headers['cache-control']) : undefined;
-  const decision = cache.covers(route, String(body.model)) ? decideCache({ api, body, control }) : ({ use: false, reason: 'not-enabled' } as const);
+  const decision = decideCache({
+    api,
+    body,
+    enabled: cache.enabledFor(route),
+    models: cache.settings.models,
+    requestControls: cache.settings.requestControls,
+    control: parseRequestCacheControl(ctx.request.headers['cache-control']),
+    // A chat request whose choices a messages upstream fans out never comes here (the handler marks it a bypass).
+    fansOutChoices: false,
+  });
   if (!decision.use) {
     ctx.cache = { result: 'bypass' };
     return sendPlans(ctx, plans, parentSignal, timeoutMs);

@@ -4,9 +4,9 @@
  * @internal
  */
 import { performance } from 'node:perf_hooks';
-import type { CacheResult } from '../cache/cache-types.js';
 import type { GatewayError } from '../errors.js';
 import type { GatewayContext } from '../gateway-context.js';
+import type { CacheOutcome } from '../observability/cache-observation.js';
 import type { CallObservation } from '../observability/call-observation.js';
 import type { ResponseMeta } from '../observability/genai-attributes.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
@@ -28,9 +28,18 @@ export interface UsageOutcome {
   error?: GatewayError;
   /** The call's spans and metrics, when observability is on. */
   observation?: CallObservation | undefined;
-  /** What the response cache did for the call. */
-  cache?: { result: CacheResult; ageSeconds?: number } | undefined;
+  /**
+   * What the response cache did for the call, when the gateway has one. On a
+   * `'hit'` (no upstream call: no attempt, `target` the one the entry names),
+   * `usage` holds the stored answer's figures, which the record reports, while
+   * the limits settle no tokens and no spend (the request-rate rules charged
+   * the request when they admitted it).
+   */
+  cache?: CacheOutcome | undefined;
 }
+
+/** What a hit settles with the limits: nothing was generated or billed upstream. */
+const HIT_LIMIT_USAGE: TokenUsage = Object.freeze({ inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 });
 
 /** Sends one usage record to `onUsage`, if set. Never throws. */
 export function reportUsage(ctx: GatewayContext, runtime: GatewayRuntime, outcome: UsageOutcome): void {
@@ -46,16 +55,20 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
   const onUsage = runtime.options.onUsage;
   const limitUsage = ctx.limitUsage;
   if ((!onUsage && !limitUsage && !ctx.observer) || !ctx.endpoint) return undefined;
-  const { requestId, startedAt } = ctx;
+  const { requestId, startedAt, observer } = ctx;
   // The principal id stays whole here: it is the operator's billing key (from its keys or `verify`). Log lines and metric labels cut it.
   const principalId = ctx.principal?.id;
   const endpoint = ctx.endpoint.name;
   // Model ids are the caller's: cut to a bounded length, as records are kept, summed and logged.
   const model = truncateCallerText(String(ctx.body?.model ?? ''));
   return (outcome) => {
+    const { cache } = outcome;
+    const hit = cache?.result === 'hit';
     // A stream that failed after its 200 head (an in-band error, a cut, an idle time-out) settles as the failure it was.
-    limitUsage?.(outcome.error ? outcome.error.status : outcome.status, outcome.usage, outcome.aborted);
+    // A hit settles 0 tokens, also when its client left: no upstream went on generating (the reservation is given back whole).
+    limitUsage?.(outcome.error ? outcome.error.status : outcome.status, hit ? HIT_LIMIT_USAGE : outcome.usage, hit ? false : outcome.aborted);
     try {
+      if (cache) observer?.noteCache(cache, hit ? { usage: outcome.usage, meta: outcome.meta } : undefined);
       outcome.observation?.end(outcome);
     } catch {
       // Telemetry must never break a response.
@@ -75,6 +88,10 @@ export function usageReporter(ctx: GatewayContext, runtime: GatewayRuntime): ((o
       timeToFirstByteMs: outcome.firstByteAt === undefined ? undefined : outcome.firstByteAt - startedAt,
       ...outcome.usage,
     };
+    if (cache) {
+      record.cache = cache.result;
+      if (hit && cache.ageSeconds !== undefined) record.cacheAgeSeconds = cache.ageSeconds;
+    }
     try {
       onUsage(record);
     } catch {

@@ -110,10 +110,13 @@ export class CallObservation {
     return this.request.signals.modelLabel(model, this.request.route) ?? OTHER_MODEL_LABEL;
   }
 
-  /** Called for every upstream stream event; set only when a metric wants chunk timings (made on first use: streams only). */
+  /**
+   * Called for every upstream stream event; set only when a metric wants chunk timings (made on first use: streams only).
+   * None for a call that made no attempt (an answer replayed from the cache): its events are not an upstream's.
+   */
   get onChunk(): (() => void) | undefined {
     const { otel, prometheus } = this.request.signals;
-    if (!otel && !prometheus) return undefined;
+    if ((!otel && !prometheus) || !this.current) return undefined;
     return (this.chunkListener ??= () => this.chunk());
   }
 
@@ -200,7 +203,10 @@ export class CallObservation {
     return this.relaying && !this.ended && this.current !== undefined;
   }
 
-  /** The call's answer was used up (or failed): ends the last attempt's span with what the answer said. */
+  /**
+   * The call's answer was used up (or failed): ends the last attempt's span with what the answer said.
+   * A call with no attempt (a cache hit) records nothing here: the request's own span says what it was (`RequestObservation.noteCache`).
+   */
   end(outcome: CallEnd): void {
     const attempt = this.current;
     if (this.ended || !attempt) return;

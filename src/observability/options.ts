@@ -42,7 +42,7 @@ export interface PrometheusOptions {
   prefix?: string;
   /**
    * Add a `principal` label (the principal id, e.g. `key_1a2b3c4d5e6f7a8b9c0d1e2f`, never
-   * the key) to the request, token and limit-rejection counters. One series
+   * the key) to the request, token, limit-rejection and cache counters. One series
    * per caller: only for a bounded set of principals. Default false.
    */
   principalLabel?: boolean;

@@ -40,7 +40,8 @@ export interface CounterLike {
 
 /** The part of an OpenTelemetry `ObservableGauge` the gateway uses. */
 export interface ObservableGaugeLike {
-  addCallback(callback: (result: { observe(value: number, attributes?: Attributes): void }) => void): void;
+  /** A callback may return a promise (read from a store): the SDK awaits it at collection. */
+  addCallback(callback: (result: { observe(value: number, attributes?: Attributes): void }) => void | Promise<void>): void;
 }
 
 /** The part of an OpenTelemetry `Meter` the gateway uses. */

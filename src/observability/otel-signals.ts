@@ -40,6 +40,10 @@ export interface OtelSignals {
   readonly upstreamState: ObservableGaugeLike;
   /** `modelgate.upstream.cooldowns`: cooldowns this instance started. */
   readonly cooldowns: CounterLike;
+  /** `modelgate.cache.requests`: model calls by response cache result. */
+  readonly cacheRequests: CounterLike;
+  /** `modelgate.cache.bytes`: bytes the response cache holds (fed by `observeCacheStore`). */
+  readonly cacheBytes: ObservableGaugeLike;
 }
 
 /** A span of the app's tracer (every span the gateway holds came from it) as the API's functions take it. */
@@ -114,5 +118,10 @@ export function createOtelSignals(option: true | OpenTelemetryOptions): OtelSign
       description: 'Health of each upstream target: 0 healthy, 1 half-open, 2 cooling.',
     }),
     cooldowns: meter.createCounter('modelgate.upstream.cooldowns', { description: 'Cooldowns this instance started on an upstream target.', unit: '{cooldown}' }),
+    cacheRequests: meter.createCounter('modelgate.cache.requests', {
+      description: 'Model calls by response cache result: hit (answered from the cache, no upstream call), miss (sent upstream), bypass (neither looked up nor stored).',
+      unit: '{request}',
+    }),
+    cacheBytes: meter.createObservableGauge('modelgate.cache.bytes', { description: 'Bytes of answers the response cache holds.', unit: 'By' }),
   };
 }

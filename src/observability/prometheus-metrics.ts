@@ -12,6 +12,7 @@ import { loadOptional } from '../optional-peer.js';
 import type { PrometheusOptions } from './options.js';
 import type { PrometheusCounterLike, PrometheusGaugeLike, PrometheusHistogramLike } from './prometheus-shapes.js';
 import { type CollectedGaugeLike, collectStates } from './upstream-state-gauge.js';
+import { collectCacheBytes, type SettableGaugeLike } from './cache-bytes-gauge.js';
 
 /** Latency buckets in seconds (request duration, time to first token). */
 const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -36,6 +37,13 @@ export interface PrometheusMetrics {
   inFlight: PrometheusGaugeLike;
   /** Model calls refused by admission control or a shutdown, by reason. */
   admissionRefusals: PrometheusCounterLike;
+  /** Model calls by response cache result (`hit`, `miss`, `bypass`); only requests of a gateway with a cache count. */
+  cacheRequests: PrometheusCounterLike;
+  /**
+   * The bytes the response cache holds (read from its stores at scrape time),
+   * registered on first use: a gateway without a cache shows no such series.
+   */
+  cacheBytes(): SettableGaugeLike;
 }
 
 /** Creates and registers the metrics; a second gateway on the same registry reuses them. */
@@ -78,6 +86,16 @@ export function createPrometheusMetrics(options: PrometheusOptions): PrometheusM
     })),
     cooldowns: counter('upstream_cooldowns_total', 'Cooldowns this instance started on an upstream target, by cause (failures, rate_limit).', ['upstream', 'model', 'cause']),
     inFlight: reuse('in_flight_calls', () => new prom.Gauge({ name: `${prefix}in_flight_calls`, help: 'Model calls in progress on this instance (requests and open streams).', labelNames: [], registers })),
+    cacheRequests: counter('cache_requests_total', 'Model calls by response cache result: hit (answered from the cache, no upstream call), miss (sent upstream), bypass (neither looked up nor stored).', ['endpoint', 'model', 'result', ...principal]),
+    cacheBytes: () => reuse('cache_bytes', () => new prom.Gauge({
+      name: `${prefix}cache_bytes`,
+      help: 'Bytes of answers the response cache holds (read from its stores at scrape time; a shared store reports the same figure on every instance).',
+      labelNames: [],
+      registers,
+      async collect() {
+        await collectCacheBytes(this);
+      },
+    })),
     admissionRefusals: counter('admission_refusals_total', 'Model calls refused at once: full (admission.maxInFlight), share_full (admission.maxPerPrincipal: places or waiting calls), queue_timeout (admission.queueMs) or shutting_down.', ['reason']),
   };
 }

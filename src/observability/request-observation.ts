@@ -11,6 +11,7 @@ import type { GatewayError } from '../errors.js';
 import type { GatewayResponse } from '../types.js';
 import type { TokenUsage } from '../usage.js';
 import type { AttemptRecord } from '../routing/send-with-fallback.js';
+import { addCacheAttributes, addCacheLogFields, type CachedAnswerFigures, type CacheOutcome, countCacheResult } from './cache-observation.js';
 import { CallObservation, errorTypeOf, type ParentObservation } from './call-observation.js';
 import type { Attributes } from './genai-attributes.js';
 import { type ModelLabel, OTHER_MODEL_LABEL } from './model-label.js';
@@ -86,6 +87,10 @@ export class RequestObservation implements ParentObservation {
   private readonly calls: CallObservation[] = [];
   private usage: TokenUsage | undefined;
   private timeToFirstChunk: number | undefined;
+  /** What the response cache did, when the gateway has one. */
+  private cache: CacheOutcome | undefined;
+  /** A hit's stored answer: its figures go on the request's span (no CLIENT span carries them). */
+  private cachedAnswer: CachedAnswerFigures | undefined;
   private done = false;
   /** The context until the gateway answers: lets `closed` end a request the app answered itself. Not kept after (it holds the bodies). */
   private context: ObservedContext | undefined;
@@ -127,6 +132,18 @@ export class RequestObservation implements ParentObservation {
       if (value !== undefined) total[key] = (total[key] ?? 0) + value;
     }
     if (timeToFirstChunk !== undefined && this.timeToFirstChunk === undefined) this.timeToFirstChunk = timeToFirstChunk;
+  }
+
+  /**
+   * What the response cache did for this request (its span, log line and
+   * the cache counters say it); on a hit, with the stored answer, whose
+   * usage counts in the log line as a call's would. The last word wins.
+   */
+  noteCache(cache: CacheOutcome, answer?: CachedAnswerFigures): void {
+    this.cache = cache;
+    if (cache.result !== 'hit' || !answer || this.cachedAnswer) return;
+    this.cachedAnswer = answer;
+    this.addUsage(answer.usage, undefined);
   }
 
   /** One warn line per upstream fault (connection error, time-out, 429, 5xx): never a message text, only codes. */
@@ -230,8 +247,10 @@ export class RequestObservation implements ParentObservation {
       }
       if (this.attempts > 0) attributes['modelgate.upstream_attempts'] = this.attempts;
       if (aborted) attributes['modelgate.client_aborted'] = true;
+      if (this.cache) addCacheAttributes(attributes, this.cache, this.cachedAnswer);
       otel.end(this.span, attributes, errorType);
     }
+    if (this.cache) countCacheResult(this.signals, this.cache.result, { endpoint: summary.endpoint, model: this.modelLabel, principal: this.principalLabel });
     if (prometheus) {
       const upstream = this.upstream ?? 'none';
       const principal = prometheus.principalLabel ? { principal: this.principalLabel } : {};
@@ -257,6 +276,7 @@ export class RequestObservation implements ParentObservation {
       if (usage) Object.assign(line, usage);
       if (errorType !== undefined) line.errorType = errorType;
       if (aborted) line.aborted = true;
+      if (this.cache) addCacheLogFields(line, this.cache);
       const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       logger[level](line, 'modelgate request');
     }

@@ -7,7 +7,6 @@
  */
 import { routingSchema } from './health-store-schema.js';
 import { z } from 'zod';
-import type { CacheOptions } from '../cache/cache-options.js';
 import type { FileStore } from '../files/file-store.js';
 import type { FileSharing, FilesOption, FilesOptions } from '../files/files-options.js';
 import type { GatewayOptions } from '../gateway-options.js';
@@ -21,6 +20,7 @@ import { admissionSchema } from './admission-schema.js';
 import { requestBoundsSchema } from './request-bounds-schema.js';
 import { streamBoundsSchema } from './stream-bounds-schema.js';
 import { authSchema } from './auth-schema.js';
+import { cacheSchema } from './cache-schema.js';
 import { limitsSchema } from './limits-schema.js';
 import { loggerSchema, openTelemetrySchema, prometheusSchema } from './observability-schema.js';
 import { type Assert, either, flag, fn, got, int, isObject, MAX_TIMER_MS, oneOf, optionsObject, type SameOptions, text, timerMs } from './option-schemas.js';
@@ -150,7 +150,6 @@ export const GATEWAY_OPTIONS_SHAPE = {
   catalog: catalogSchema.optional(),
   files: filesSchema.optional(),
   dropUnsupportedParams: flag().optional(),
-  cache: z.custom<CacheOptions>((value) => typeof value === "object" && value !== null).optional(),
   adaptThinking: flag().optional(),
   maxBodyBytes: int(1, Number.MAX_SAFE_INTEGER, 'bytes').optional(),
   requestTimeoutMs: timerMs('the wait for an upstream answer').optional(),
@@ -172,6 +171,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
     .optional(),
   responseStore: responseStoreSchema.optional(),
   responses: responsesSchema.optional(),
+  cache: cacheSchema.optional(),
   openTelemetry: openTelemetrySchema.optional(),
   prometheus: prometheusSchema.optional(),
   logger: loggerSchema.optional(),

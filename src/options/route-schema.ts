@@ -11,6 +11,7 @@ import type { Upstream } from '../upstreams/upstream.js';
 import { compileMatcher, isGlob } from '../models/model-matcher.js';
 import { amount, type Assert, either, flag, got, int, isObject, oneOf, optionsObject, type SameOptions } from './option-schemas.js';
 import { MAKE_ONE, upstreamSchema } from './upstream-schema.js';
+import { routeCacheSchema } from './cache-schema.js';
 
 const MATCHERS = 'a model id, a glob (`gpt-*`), a RegExp or `(model) => boolean`';
 
@@ -121,9 +122,9 @@ const routeObjectSchema = optionsObject(
     onClientAbort: oneOf(['abort', 'drain'], 'what happens to the upstream call when the client leaves').optional(),
     retries: int(0, 100, 'retries per upstream before the next fallback').optional(),
     serveMessages: flag().optional(),
-    cache: z.literal(false).optional(),
     list: listSchema.optional(),
     whenAllCooling: oneOf(['try', 'reject'], 'what a request does when every target is cooling after failures (`try` them anyway, the default, or `reject` at once)').optional(),
+    cache: routeCacheSchema.optional(),
   },
   'a route',
   '`{ match, upstream, model?, fallbacks?, ... }` or `{ match, targets: [{ upstream, weight?, model? }, ...], strategy?, ... }`',
@@ -185,7 +186,9 @@ export function routeOptionsGivenElsewhere(notIn: string): Record<string, string
   return Object.fromEntries(
     Object.keys(routeObjectSchema.shape).map((name) => [
       name,
-      `is a route option, not ${notIn}: give it on the route it applies to, as \`routes[i].${name}\` (\`routes: [{ match, ${name === 'match' ? 'upstream' : name}, ... }]\`)`,
+      name === 'cache'
+        ? `is not ${notIn}: the response cache is the gateway's \`cache: { store, ... }\`, and a route leaves it with \`routes[i].cache: false\``
+        : `is a route option, not ${notIn}: give it on the route it applies to, as \`routes[i].${name}\` (\`routes: [{ match, ${name === 'match' ? 'upstream' : name}, ... }]\`)`,
     ]),
   );
 }

@@ -55,8 +55,6 @@ interface RouteCommon {
    * a chat-format upstream when needed. Catalog models are always served there. Default false.
    */
   serveMessages?: boolean;
-  /** `false` keeps this route's calls out of the gateway's response cache. */
-  cache?: false;
   /**
    * The model ids `GET /v1/models` lists for this route, for a `match` that is a glob,
    * RegExp or function (the listing cannot enumerate a pattern); each must be matched by
@@ -88,6 +86,12 @@ interface RouteCommon {
    * 503 / 529) with the seconds left.
    */
   whenAllCooling?: WhenAllCooling;
+  /**
+   * `false` keeps the route's requests out of the gateway's response cache
+   * (`cache` option): never looked up, never stored. Default: the gateway's
+   * `cache` applies.
+   */
+  cache?: false;
 }
 
 /** A route served by one upstream. */

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { keysAuthSchema, verifyAuthSchema } from '../../../src/options/auth-schema.js';
+import { cacheOptionsSchema } from '../../../src/options/cache-schema.js';
 import { filesOptionsSchema, GATEWAY_OPTIONS_SHAPE } from '../../../src/options/gateway-options-schema.js';
 import { openTelemetryObjectSchema } from '../../../src/options/observability-schema.js';
 import { readDoc } from './markdown.js';
@@ -32,6 +33,7 @@ function namesOf(schema: z.core.$ZodType): string[] {
 const CHOSEN_SHAPES: Readonly<Record<string, readonly z.core.$ZodType[]>> = {
   auth: [keysAuthSchema, verifyAuthSchema],
   files: [filesOptionsSchema],
+  cache: [cacheOptionsSchema],
   openTelemetry: [openTelemetryObjectSchema],
 };
 
@@ -78,7 +80,7 @@ describe('docs/configuration.md', () => {
 
   it('names every option of each group in code', () => {
     const found = groups();
-    for (const group of ['auth', 'limits', 'routing', 'admission', 'files', 'responses', 'requestBounds', 'streamBounds']) expect(found.has(group), group).toBe(true);
+    for (const group of ['auth', 'limits', 'routing', 'admission', 'files', 'responses', 'requestBounds', 'streamBounds', 'cache']) expect(found.has(group), group).toBe(true);
     const missing: string[] = [];
     for (const [group, names] of found) {
       for (const name of names) if (!CODE_SPANS.some((span) => asWord(name).test(span))) missing.push(`${group}.${name}`);
