@@ -8,6 +8,7 @@
  * | `content`, `refusal` | a `message` item: `content_part.added`, `output_text.delta`* / `refusal.delta`* |
  * | `tool_calls[k]` | a `function_call` item: `function_call_arguments.delta`*; a call of a custom tool becomes a `custom_tool_call` whose input is sent once whole |
  * | `finish_reason` | closes every item (`…done`, `output_item.done`) |
+ * | chunks of choices other than 0 (`n > 1`) | nothing: a Response has one output, choice 0's |
  * | usage chunk, `[DONE]` / `end()` | `response.completed` (or `response.incomplete` for `length` / `content_filter`) with every item and complete usage |
  *
  * The stream opens with `response.created` and `response.in_progress`.
@@ -104,7 +105,8 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
     }
     if (typeof data.usage === 'object' && data.usage !== null) this.usage = data.usage as ChatUsage;
     const choices = Array.isArray(data.choices) ? (data.choices as unknown[]).filter(isObject) : [];
-    const choice = choices.find((entry) => entry.index === 0 || entry.index === undefined) ?? choices[0];
+    // A Response has one output, choice 0's (as `chatToResponsesResponse` keeps); an `n > 1` chunk may carry another choice alone.
+    const choice = choices.find((entry) => (entry.index ?? 0) === 0);
     if (!choice) return;
     const delta = isObject(choice.delta) ? choice.delta : {};
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') yield* this.addReasoning(delta.reasoning_content);
