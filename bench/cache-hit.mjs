@@ -8,9 +8,11 @@
  * Cases (a ~1 KB chat request, `bench/lib/payloads.mjs`):
  *
  *   passthrough json     no `cache` option; the stub's ~450-byte JSON answer, relayed
+ *   passthrough json, unique requests   the same with a counter in the last message
+ *                        (the reference of the miss case, which needs unique requests)
  *   passthrough stream   no `cache` option; the stub's chat stream of 50 events, relayed
- *   memory miss+fill     `memoryResponseCache()`; every request unique (a counter in the
- *                        last message): looked up, sent upstream, stored
+ *   memory miss+fill     `memoryResponseCache()`; every request unique (the same
+ *                        counter): looked up, sent upstream, stored
  *   memory hit json      the same request again and again: replayed from the entry
  *   memory hit stream    `stream: true` of a request whose entry was recorded from the
  *                        50-event stream: replayed as a stream
@@ -20,15 +22,16 @@
  *
  * Every answer is checked: status 200, `x-modelgate-cache` as the case
  * expects (absent, `miss` or `hit`), and a stream's last event `[DONE]`; a
- * case with a failed check reports the failure instead of figures.
+ * failed check stops the run with its reason (exit code 1).
  *
  * Figures: the server's CPU time per request, from its own
  * `process.cpuUsage()` (user + system, read over HTTP before and after a
- * batch of PER_ROUND requests sent one after the other on a keep-alive
+ * batch of `--requests` requests sent one after the other on a keep-alive
  * connection), and the median latency of those requests as the client
  * saw it. Every case runs once per round; rounds alternate the order
- * (A..G, G..A, ...). A ratio is the median over rounds of the per-round
- * ratio to the passthrough case of the same mode (json or stream); values
+ * (A..H, H..A, ...). A ratio is the median over rounds of the per-round
+ * ratio to the passthrough case of the same mode (json or stream; the miss
+ * case: unique passthrough requests); values
  * are medians of each case's per-round figures. With two or more cores and
  * `taskset`, the server is pinned to core 0 and everything else to core 1.
  *
@@ -86,15 +89,17 @@ const uniqueBody = (n) => JSON_BODY.replace('And now this one:', `And now this o
 
 /**
  * The cases, in round order. `server` names the server process; `body(i)`
- * the i-th request of a batch; `expect` its `x-modelgate-cache`; `mode` the
- * passthrough case it is compared with.
+ * the i-th request of a batch; `expect` its `x-modelgate-cache`; `versus`
+ * the case it is compared with (default the passthrough of its `mode`).
  */
 function casesFor(withRedis) {
   let unique = 0;
+  const nextUnique = () => uniqueBody(unique++);
   const cases = [
     { name: 'passthrough json', server: 'none', mode: 'json', expect: undefined, body: () => JSON_BODY },
+    { name: 'passthrough json, unique requests', server: 'none', mode: 'json', expect: undefined, body: nextUnique },
     { name: 'passthrough stream', server: 'none', mode: 'stream', expect: undefined, body: () => STREAM_BODY },
-    { name: 'memory miss+fill', server: 'memory', mode: 'json', expect: 'miss', body: () => uniqueBody(unique++) },
+    { name: 'memory miss+fill', server: 'memory', mode: 'json', expect: 'miss', body: nextUnique, versus: 'passthrough json, unique requests' },
     { name: 'memory hit json', server: 'memory', mode: 'json', expect: 'hit', body: () => JSON_BODY },
     { name: 'memory hit stream', server: 'memory', mode: 'stream', expect: 'hit', body: () => STREAM_BODY },
   ];
@@ -166,7 +171,7 @@ function report(cases, rounds) {
   const rows = [];
   for (const testCase of cases) {
     const own = rounds.map((round) => round[testCase.name]).filter(Boolean);
-    const base = `passthrough ${testCase.mode}`;
+    const base = testCase.versus ?? `passthrough ${testCase.mode}`;
     const cpuRatios = rounds.map((round) => round[testCase.name].cpuUsPerRequest / round[base].cpuUsPerRequest);
     const latencyRatios = rounds.map((round) => round[testCase.name].latencyMs / round[base].latencyMs);
     rows.push({
