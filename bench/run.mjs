@@ -4,6 +4,16 @@
  * proxies and Portkey's gateway in one run, in alternated rounds, prints the
  * tables of BENCHMARKS.md and writes every figure to a JSON file.
  * `--help` lists the options.
+ *
+ * Method (BENCHMARKS.md, "Method", in short): each server under test is its
+ * own process pinned to core 0, everything else to core 1. A server is
+ * warmed on each of its cases (`processWarmSeconds` each, `warmTarget`)
+ * before the first round; slow-stream and slow-reader cases get a fresh
+ * server per round, warmed with fast streams before its baseline RSS is
+ * read (`runCase`). Server CPU comes from `/proc/<pid>/task/*\/schedstat`
+ * over the measured window only. Rounds take the cases in turn, the next
+ * round in reverse order; a row's ratio is the median of its per-round
+ * ratios, its values the medians of each case's own figures.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
