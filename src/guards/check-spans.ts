@@ -7,7 +7,7 @@ import { MAX_REPLACEMENT_CHARS, MAX_REPLACEMENTS } from './guard-defaults.js';
 import type { SpanReplacement } from './guard-types.js';
 
 /** True when `index` falls between the two halves of a surrogate pair. */
-function splitsPair(text: string, index: number): boolean {
+export function splitsPair(text: string, index: number): boolean {
   if (index <= 0 || index >= text.length) return false;
   const before = text.charCodeAt(index - 1);
   const after = text.charCodeAt(index);

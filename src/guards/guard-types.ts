@@ -114,7 +114,10 @@ export type OutputChannel = 'text' | 'tool_arguments' | 'reasoning';
  *
  * To rewrite a stream exactly as the whole answer, a guard should decide
  * every match from the text around it (a few characters before, at most
- * the holdback after), which regular expressions of bounded length do.
+ * the holdback after), which regular expressions of bounded length do,
+ * and should block only for a match that ends after `releasedLength`: the
+ * context was judged in an earlier window, and its cut-off start can make
+ * the tail of a longer word look like a whole one.
  */
 export interface GuardOutputView {
   channel: OutputChannel;

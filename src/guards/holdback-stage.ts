@@ -10,7 +10,7 @@
  * start of any span that crosses it, so no match is ever cut in two.
  */
 import { callGuard, type GuardCallInfo } from './call-guard.js';
-import { checkReplacementBudget, checkSpans, spliceText } from './check-spans.js';
+import { checkReplacementBudget, checkSpans, spliceText, splitsPair } from './check-spans.js';
 import { failureOutcome, type GuardFailure, invalidDecision } from './guard-failure.js';
 import type { Guard, GuardRecord, GuardStop, OutputChannel, SpanReplacement } from './guard-types.js';
 import { holdbackRule } from './holdback-window.js';
@@ -119,6 +119,7 @@ export function createHoldbackStage(guard: Guard, channel: OutputChannel, info: 
       for (const span of judged) {
         if (span.start < cut && span.end > cut) cut = span.start;
       }
+      if (splitsPair(window, cut)) cut--;
       return { text: cut > from ? release(window, from, cut, judged) : '' };
     },
     async end() {

@@ -41,6 +41,23 @@ export function denyPattern(terms: readonly string[]): RegExp {
 }
 
 /**
+ * The first match in `text` that ends after `releasedLength`. Text already
+ * sent was judged before; there, a window's cut-off start could make a
+ * part of a longer word look like a whole term. The search starts a
+ * term's length before the sent text ends; the look-behind still sees the
+ * characters before it.
+ */
+function firstNewMatch(pattern: RegExp, text: string, releasedLength: number, longest: number): { end: number } | undefined {
+  const search = new RegExp(pattern.source, 'giu');
+  search.lastIndex = Math.max(0, releasedLength - longest);
+  for (let match = search.exec(text); match !== null; match = search.exec(text)) {
+    const end = match.index + match[0].length;
+    if (end > releasedLength) return { end };
+  }
+  return undefined;
+}
+
+/**
  * The deny-list guard. Its holdback is the longest term plus one
  * character, just enough to see a term and what follows it.
  *
@@ -64,10 +81,10 @@ export function denyList(options: DenyListOptions): Guard {
   }
   if (channels.length > 0) {
     guard.output = (view) => {
-      const match = pattern.exec(view.text);
+      const match = firstNewMatch(pattern, view.text, view.releasedLength, longest);
       // Before the end of a stream, a term touching the window's end may
       // still run on into a longer word: the next window decides.
-      const conclusive = match !== null && (view.final || match.index + match[0].length < view.text.length);
+      const conclusive = match !== undefined && (view.final || match.end < view.text.length);
       return conclusive ? { action: 'block', reason } : { action: 'allow' };
     };
   }
