@@ -26,8 +26,8 @@ export interface TextPart {
 export interface GuardTool {
   name: string;
   description?: string;
-  /** The tool's JSON Schema, when the interface carries one. */
-  parameters?: Record<string, unknown>;
+  /** The tool's JSON Schema, when the interface carries one: the request's own object, so do not change it. */
+  parameters?: Readonly<Record<string, unknown>>;
 }
 
 /** One conversation turn: its role and its text, part by part. */
