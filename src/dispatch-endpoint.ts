@@ -9,6 +9,7 @@ import type { GatewayContext } from './gateway-context.js';
 import type { GatewayRuntime } from './gateway-runtime.js';
 import { handleChatCompletions } from './handlers/chat-completions.js';
 import { handleCountTokens } from './handlers/count-tokens.js';
+import { handleEmbeddings } from './handlers/embeddings.js';
 import { handleFiles } from './handlers/files-endpoint.js';
 import { handleMessages } from './handlers/messages.js';
 import { listModels, retrieveModel } from './handlers/models.js';
@@ -16,6 +17,7 @@ import { handleResponses } from './handlers/responses.js';
 import { handleResponsesInputTokens } from './handlers/responses-input-tokens.js';
 import { deleteResponse, listInputItems, retrieveResponse } from './handlers/responses-resources.js';
 import { chatCompletionRequestSchema } from './schemas/chat-request.js';
+import { embeddingsRequestSchema } from './schemas/embeddings-request.js';
 import { countTokensRequestSchema, messagesRequestSchema } from './schemas/messages-request.js';
 import { responsesRequestSchema } from './schemas/responses-request.js';
 import { assertRequestClientPresent } from './signals/client-left.js';
@@ -29,6 +31,7 @@ export const MODEL_BODY_SCHEMAS = {
   'messages.count_tokens': countTokensRequestSchema,
   'responses.create': responsesRequestSchema,
   'responses.input_tokens': responsesRequestSchema,
+  embeddings: embeddingsRequestSchema,
 } as const satisfies Record<BodyEndpointName, unknown>;
 
 /** The request's endpoint, or the refusal of a request that has none (or loops). */
@@ -84,6 +87,8 @@ async function dispatchOther(ctx: GatewayContext, runtime: GatewayRuntime): Prom
     }
     case 'responses.input_tokens':
       return handleResponsesInputTokens(ctx, runtime);
+    case 'embeddings':
+      return handleEmbeddings(ctx, runtime);
     case 'responses.retrieve':
       return retrieveResponse(ctx, runtime, endpoint);
     case 'responses.delete':

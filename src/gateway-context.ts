@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import type { CacheResult } from './cache/cache-types.js';
 import type { GatewayError } from './errors.js';
 import { type Endpoint, matchEndpoint } from './match-endpoint.js';
 import type { ModelEntry } from './models/catalog.js';
@@ -64,6 +65,8 @@ export interface GatewayContext {
   health?: HealthTracker;
   /** The model call's place under admission control, taken before any upstream work. @internal */
   slot?: CallSlot;
+  /** What the response cache did (`x-modelgate-cache`, and `age` on a hit); unset without a `cache` option. @internal */
+  cache?: { result: CacheResult; ageSeconds?: number };
 }
 
 const INCOMING_ID = /^[\w.:\-]{1,128}$/;
@@ -113,5 +116,6 @@ export function createGatewayContext(given: GatewayRequest, hops?: ViaHops, forw
     observer: undefined,
     health: undefined,
     slot: undefined,
+    cache: undefined,
   };
 }

@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import { type CacheRuntime, createCacheRuntime } from './cache/cache-runtime.js';
 import { createKeyVerifier, type VerifyKey } from './auth/verify-key.js';
 import { type RequestBounds, resolveRequestBounds } from './bounds/request-bounds-options.js';
 import { resolveStreamBounds, type StreamBounds } from './bounds/stream-bounds-options.js';
@@ -73,6 +74,8 @@ export interface GatewayRuntime {
   readonly health: GatewayHealth | undefined;
   /** The model calls in progress, their limit (`admission`) and queue. */
   readonly admission: Admission;
+  /** The response cache, when the `cache` option is set. */
+  readonly cache: CacheRuntime | undefined;
   close(): Promise<void>;
 }
 
@@ -118,6 +121,7 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
   const healthStore = options.routing?.health;
   const stopLoggingHealth = healthStore ? healthStore.onFailure?.((failure) => logStoreFailure(options.logger, failure, { redactor, consequence: HEALTH_STORE_CONSEQUENCE })) : undefined;
   warnAtCreation(options.logger, [...principalWarnings(options), ...weakSecretWarnings(routes ?? []), ...upstreamWarnings((routes ?? []).flatMap(routeUpstreams))]);
+  const cache = createCacheRuntime(options, redactor);
   return {
     options,
     reportError,
@@ -142,8 +146,10 @@ export function createGatewayRuntime(given: GatewayOptions): GatewayRuntime {
     observe: createObservability(options, {
       modelLabel: createModelLabel({ catalog, routedIds, ...(routes && router ? { routes: { list: routes, router } } : {}) }),
       health: health?.tracker,
+      cacheStore: cache?.store,
     }),
     health,
+    cache,
     async close() {
       stopVoice();
       limiter?.close();

@@ -155,6 +155,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (ctx.adaptations.length > 0) response.headers['x-modelgate-adapted-thinking'] = toHeaderValue(ctx.adaptations.join(' | '));
       if (ctx.warnings.length > 0) response.headers['x-modelgate-warnings'] = toHeaderValue(ctx.warnings.join(' | '));
       if (ctx.limitHeaders) applyLimitHeaders(response.headers, ctx.limitHeaders);
+      if (ctx.cache) {
+        response.headers['x-modelgate-cache'] = ctx.cache.result;
+        if (ctx.cache.ageSeconds !== undefined) response.headers.age = String(ctx.cache.ageSeconds);
+      }
       // The last word on every header, whoever built it (handlers, upstreams, stores).
       sanitizeResponseHeaders(response.headers);
       if (response.headers[SIMULATED_HEADER] !== undefined) runtime.noteSimulated();

@@ -62,6 +62,7 @@ export { memoryResponseStore } from './responses/memory-response-store.js';
 export type { MemoryResponseStoreOptions, RedisResponseStoreOptions } from './responses/response-store-options.js';
 export { redisResponseStore } from './responses/redis-response-store.js';
 export type { ChainLink, FoundItems, GetItemsOptions, ResponseItem, ResponseStore, StoredResponse } from './responses/response-store.js';
+export type { CachedAnswer, CacheResult } from './cache/cache-types.js';
 export type { ResponsesOptions } from './responses/responses-options.js';
 
 // The response cache: its options and stores.

@@ -38,6 +38,7 @@ const PATTERNS: readonly Pattern[] = [
   { method: 'POST', segments: ['v1', 'chat', 'completions'], name: 'chat.completions' },
   { method: 'POST', segments: ['v1', 'messages'], name: 'messages' },
   { method: 'POST', segments: ['v1', 'messages', 'count_tokens'], name: 'messages.count_tokens' },
+  { method: 'POST', segments: ['v1', 'embeddings'], name: 'embeddings' },
   { method: 'GET', segments: ['v1', 'models'], name: 'models.list' },
   { method: 'GET', segments: ['v1', 'models', ID], name: 'models.retrieve' },
   { method: 'GET', segments: ['v1', 'files'], name: 'files.list' },
@@ -59,11 +60,12 @@ export type ModelCallEndpointName = 'chat.completions' | 'messages' | 'responses
 export type TokenCountEndpointName = 'messages.count_tokens' | 'responses.input_tokens';
 
 /**
- * The endpoints that take a request body (the model calls and the token
- * counts): the ones an app may mount at paths of its own (`steps(name)` of
- * the adapters), and the ones admission control and the limits step count.
+ * The endpoints that take a request body (the model calls, the token
+ * counts and embeddings): the ones an app may mount at paths of its own
+ * (`steps(name)` of the adapters), and the ones admission control and the
+ * limits step count.
  */
-export type BodyEndpointName = ModelCallEndpointName | TokenCountEndpointName;
+export type BodyEndpointName = ModelCallEndpointName | TokenCountEndpointName | 'embeddings';
 
 // Records, so that the compiler checks each set names every member of its type and nothing else.
 const MODEL_CALLS: ReadonlySet<string> = new Set(Object.keys({ 'chat.completions': true, messages: true, 'responses.create': true } satisfies Record<ModelCallEndpointName, true>));
@@ -79,18 +81,18 @@ export function isTokenCount(name: string | undefined): name is TokenCountEndpoi
   return name !== undefined && TOKEN_COUNTS.has(name);
 }
 
-/** Whether `name` takes a request body: a model call or a token count (what admission control and the limits count). */
+/** Whether `name` takes a request body: a model call, a token count or embeddings (what admission control and the limits count). */
 export function isBodyEndpoint(name: string | undefined): name is BodyEndpointName {
-  return isModelCall(name) || isTokenCount(name);
+  return isModelCall(name) || isTokenCount(name) || name === 'embeddings';
 }
 
 /**
- * The model-call endpoints of the OpenAI interfaces (chat completions and
- * the Responses API): Bearer keys only, every model, the chat rules' view of
- * `temperature` (null is "the default").
+ * The body endpoints of the OpenAI interfaces (chat completions, the
+ * Responses API and embeddings): Bearer keys only, every model, the chat
+ * rules' view of `temperature` (null is "the default").
  */
 export function isOpenAIModelCall(name: EndpointName | undefined): boolean {
-  return name === 'chat.completions' || name === 'responses.create' || name === 'responses.input_tokens';
+  return name === 'chat.completions' || name === 'responses.create' || name === 'responses.input_tokens' || name === 'embeddings';
 }
 
 /** The canonical path of a body endpoint (`/v1/chat/completions`, ...): what steps bound to it present to the core. */
@@ -106,7 +108,7 @@ export function canonicalPath(name: BodyEndpointName): string {
  * `anthropic-version` comes from the vendor client, the rest is chat.
  */
 function formatOf(segments: readonly string[], headers: IncomingHeaders): WireFormat {
-  if (segments[1] === 'chat' || segments[1] === 'responses') return 'chat';
+  if (segments[1] === 'chat' || segments[1] === 'responses' || segments[1] === 'embeddings') return 'chat';
   if (segments[1] === 'messages' || segments[1] === 'files') return 'messages';
   return headers['anthropic-version'] !== undefined ? 'messages' : 'chat';
 }
@@ -242,8 +244,9 @@ const MESSAGES_BASE = "the vendor's messages client adds /v1 itself: its base UR
 /**
  * The endpoint families a client whose base URL lacks /v1 reaches at the
  * mount's root (`/chat/completions`, `/messages`, `/models`, `/responses`):
- * the paths the framework mounts' base-URL hints answer. Files are left
- * out: `/files` is a common path of apps' own.
+ * the paths the framework mounts' base-URL hints answer. Files and
+ * embeddings are left out: `/files` and `/embeddings` are common paths of
+ * apps' own.
  */
 export const FAMILIES_HINTED_WITHOUT_V1: readonly string[] = ['chat', 'messages', 'models', 'responses'];
 
@@ -295,7 +298,7 @@ function misplacedPath(segments: readonly string[], headers: IncomingHeaders): {
     if (!isKnownPath(fixed)) continue;
     const format = formatOf(fixed, headers);
     const path = `/${[...segments.slice(0, at), ...fixed].join('/')}`;
-    return fixed[1] === 'chat'
+    return fixed[1] === 'chat' || fixed[1] === 'embeddings'
       ? { format, hint: `the gateway serves it at ${path}. Add /v1 to the end of the client's base URL (${CHAT_BASE}).` }
       : { format, hint: `the gateway serves it at ${path}. Add /v1 to the end of the client's base URL (${CHAT_BASE}; ${MESSAGES_BASE}).` };
   }

@@ -13,7 +13,7 @@ export interface UsageRecord extends TokenUsage {
   requestId: string;
   /** Principal id of the caller (whole: it comes from the gateway's keys or `verify`). */
   principalId: string | undefined;
-  /** The endpoint called: `chat.completions`, `messages`, `messages.count_tokens`, `responses.create` or `responses.input_tokens`. */
+  /** The endpoint called: `chat.completions`, `messages`, `messages.count_tokens`, `responses.create`, `responses.input_tokens` or `embeddings` (its `inputTokens` are the inputs' tokens; it has no output tokens). */
   endpoint: string;
   /** The model id the caller asked for (cut to 256 characters + `…`). */
   model: string;

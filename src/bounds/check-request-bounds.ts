@@ -7,6 +7,7 @@
 import type { BodyEndpointName } from '../match-endpoint.js';
 import { CHAT_BOUND_FIELDS } from './chat-bound-fields.js';
 import { countItemReferences } from './count-item-references.js';
+import { EMBEDDINGS_BOUND_FIELDS } from './embeddings-bound-fields.js';
 import type { FieldRule } from './field-rules.js';
 import { MESSAGES_BOUND_FIELDS } from './messages-bound-fields.js';
 import { DEFAULT_REQUEST_BOUNDS, type RequestBounds, type RequestBoundsOptions, resolveRequestBounds } from './request-bounds-options.js';
@@ -24,6 +25,7 @@ const FIELDS_BY_INTERFACE: Record<BoundedInterface, FieldRule> = {
   responses: RESPONSES_BOUND_FIELDS,
   'responses.create': RESPONSES_BOUND_FIELDS,
   'responses.input_tokens': RESPONSES_BOUND_FIELDS,
+  embeddings: EMBEDDINGS_BOUND_FIELDS,
 };
 
 /** The first bound a body passes, with the bounds already resolved (the gateway's own path). @internal */
@@ -52,7 +54,7 @@ export function findRequestBoundViolation(api: BoundedInterface, body: unknown, 
  * Runs without recursion, in time linear in the body; an array's length is
  * checked before its entries are read.
  *
- * @param api `'chat'`, `'messages'` or `'responses'`, or an endpoint name such as `'messages.count_tokens'`.
+ * @param api `'chat'`, `'messages'` or `'responses'`, or an endpoint name such as `'messages.count_tokens'` or `'embeddings'`.
  * @example
  * import { checkRequestBounds, requestBoundsError } from 'modelgate';
  *

@@ -8,6 +8,8 @@
 import { steersTarget } from '../upstreams/caller-steering.js';
 import { performance } from 'node:perf_hooks';
 import { GatewayError } from '../errors.js';
+import type { CacheFill } from '../cache/cache-fill.js';
+import type { CacheResult } from '../cache/cache-types.js';
 import type { CallObservation } from '../observability/call-observation.js';
 import type { GatewayContext } from '../gateway-context.js';
 import { readUpstreamError } from '../upstreams/read-upstream-error.js';
@@ -72,6 +74,17 @@ export interface SentCall<P extends CallPlan> {
   relayRateLimits: boolean;
   /** Records how the answer's stream ended for its target's health (when cooldowns are on). */
   settleStream?: (outcome: AttemptHealth) => void;
+  /** What the response cache did for the call, and on a miss the handle the relay stores the answer through. */
+  cache?: SentCache;
+}
+
+/** The response cache's part in a sent call. */
+export interface SentCache {
+  result: CacheResult;
+  /** A hit's entry age, whole seconds. */
+  ageSeconds?: number;
+  /** A miss's fill handle: the relay stores the complete answer through it or releases it. */
+  fill?: CacheFill;
 }
 
 /**

@@ -11,7 +11,8 @@ import type { ChatCompletionRequest, MessagesResponse } from '../schemas/index.j
 import { messagesToChatResponse } from '../translate/messages-to-chat-response.js';
 import { createMessagesToChatStream } from '../translate/messages-to-chat-stream.js';
 import type { GatewayResponse } from '../types.js';
-import { sendPlans, upstreamSignal } from './call-upstream.js';
+import { upstreamSignal } from './call-upstream.js';
+import { sendOrReplay } from '../cache/cached-send.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
 import { planChatCall } from './plan-chat-call.js';
@@ -39,9 +40,13 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
   // other wire format could not keep the primary's promise of n choices, so it is not tried.
   if ((body.n ?? 1) > 1) plans = plans.filter((plan) => plan.translated === translatedFirst);
   const n = translatedFirst ? checkChoices(body, runtime) : 1;
-  if (n > 1) return fanOutChat(ctx, runtime, plans, n);
+  if (n > 1) {
+    // Several fanned-out calls make one answer: nothing a single entry could give back.
+    if (runtime.cache) ctx.cache = { result: 'bypass' };
+    return fanOutChat(ctx, runtime, plans, n);
+  }
 
-  const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
+  const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
   const plan = sent.plan;
   if (!plan.translated) {
     if (plan.stream && plan.hideUsage) return relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() });

@@ -13,7 +13,8 @@ import { createChatToMessagesStream } from '../translate/chat-to-messages-stream
 import { messagesToChatRequest } from '../translate/messages-to-chat-request.js';
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../routing/routes.js';
-import { type CallPlan, sendPlans, upstreamSignal } from './call-upstream.js';
+import { type CallPlan, upstreamSignal } from './call-upstream.js';
+import { sendOrReplay } from '../cache/cached-send.js';
 import { modelsOnMessages } from './models-on-messages.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
@@ -47,7 +48,7 @@ export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntim
   const route = ctx.route;
   if (!route) throw new TypeError('handleMessages needs ctx.route');
   const plans = route.targets.map((target) => planMessagesCall(ctx, runtime, body, target));
-  const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
+  const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
   if (!sent.plan.translated) return relayUnchanged(ctx, runtime, sent, 'messages');
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   if (sent.plan.stream) {

@@ -11,7 +11,7 @@
 import { isModelAllowed } from '../auth/allowed-models.js';
 import { GatewayError } from '../errors.js';
 import type { ModelEntry } from '../models/catalog.js';
-import { type ServedModel, type ServedModels, UNKNOWN_CREATED_AT } from '../models/served-models.js';
+import { createdAtOf, type ServedModel, type ServedModels } from '../models/served-models.js';
 import type { JsonResponse, Principal } from '../types.js';
 
 /** A model as the gateway lists it. */
@@ -24,7 +24,10 @@ export interface ListedModel {
   display_name: string;
   created_at: string;
   modelgate: {
-    interfaces: Array<'chat' | 'messages'>;
+    /** Where it is served: `chat` (chat completions and the Responses API), `messages`, or `embeddings` (`POST /v1/embeddings`) for an embedding model. */
+    interfaces: Array<'chat' | 'messages' | 'embeddings'>;
+    /** An embedding model's vector length without `dimensions`, when known (embedding models only). */
+    dimensions?: number;
     temperature: ModelEntry['temperature'] | 'accepted';
     thinking: ModelEntry['thinking'] | 'unknown';
     caching: ModelEntry['caching'] | 'unknown';
@@ -42,8 +45,8 @@ export const CATALOG_OWNER = 'vendora';
 export const ROUTED_OWNER = 'modelgate';
 
 function toListedModel(model: ServedModel): ListedModel {
-  const createdAt = model.entry?.createdAt ?? UNKNOWN_CREATED_AT;
-  return {
+  const createdAt = createdAtOf(model);
+  const listed: ListedModel = {
     id: model.id,
     object: 'model',
     created: Math.floor(Date.parse(createdAt) / 1000),
@@ -52,17 +55,20 @@ function toListedModel(model: ServedModel): ListedModel {
     display_name: model.entry?.displayName ?? model.id,
     created_at: createdAt,
     modelgate: {
-      interfaces: model.messages ? ['chat', 'messages'] : ['chat'],
+      interfaces: model.embeddings === true ? ['embeddings'] : model.messages ? ['chat', 'messages'] : ['chat'],
       temperature: model.entry?.temperature ?? 'accepted',
       thinking: model.entry?.thinking ?? 'unknown',
       caching: model.entry?.caching ?? 'unknown',
       min_cacheable_tokens: model.entry?.minCacheableTokens ?? null,
     },
   };
+  if (model.embedding) listed.modelgate.dimensions = model.embedding.dimensions;
+  return listed;
 }
 
-function visible(models: readonly ServedModel[], principal: Principal | undefined): ServedModel[] {
-  return models.filter((model) => isModelAllowed(principal, model.id));
+/** The models the caller may use; the vendor's client, which embeds nothing, is not shown embedding models. */
+function visible(models: readonly ServedModel[], principal: Principal | undefined, vendorClient: boolean): ServedModel[] {
+  return models.filter((model) => isModelAllowed(principal, model.id) && !(vendorClient && model.embeddings === true));
 }
 
 function parseLimit(raw: string | undefined, fallback: number): number {
@@ -89,7 +95,7 @@ export function listModels(
   query: Record<string, string>,
   options: { principal?: Principal; vendorClient: boolean },
 ): JsonResponse {
-  const all = visible(models, options.principal);
+  const all = visible(models, options.principal, options.vendorClient);
   const limit = parseLimit(query.limit, options.vendorClient ? 20 : Math.max(all.length, 1));
   let start = 0;
   let end = all.length;

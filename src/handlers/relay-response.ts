@@ -10,18 +10,26 @@ import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
 import { readResponseMeta } from '../observability/genai-attributes.js';
 import { withResponseMeta } from '../observability/stream-meta.js';
-import { relaySse, type StreamTransform } from '../sse/relay-stream.js';
+import { relaySse, type RelaySseOptions, type StreamTransform } from '../sse/relay-stream.js';
 import { SSE_HEADERS } from '../sse/sse-headers.js';
-import { createUsageObserver, readUsage } from '../sse/usage-observer.js';
+import { createUsageObserver, readUsage, type UsageObserver } from '../sse/usage-observer.js';
 import { isGatewayError } from '../errors.js';
 import type { BytesResponse, GatewayResponse, JsonResponse, SseResponse, WireFormat } from '../types.js';
 import { type CallPlan, clientAbort, relayedHeaders, type SentCall, upstreamFailure } from './call-upstream.js';
 import { checkEventStream, type CompleteJson, readCompleteJson } from './check-upstream-answer.js';
-import { reportUsage, usageReporter } from './report-usage.js';
+import { reportUsage, type UsageOutcome, usageReporter } from './report-usage.js';
+import type { StreamFill } from '../cache/cache-fill.js';
 import { requestRedactor } from '../redact/gateway-redactor.js';
 
 function isSuccess(status: number): boolean {
   return status >= 200 && status < 300;
+}
+
+/** The usage record's view of what the cache did (a hit charges no tokens). */
+function cacheOutcome(sent: SentCall<CallPlan>): Pick<UsageOutcome, 'cache'> {
+  const cache = sent.cache;
+  if (!cache) return {};
+  return { cache: cache.ageSeconds === undefined ? { result: cache.result } : { result: cache.result, ageSeconds: cache.ageSeconds } };
 }
 
 /** Throws the caller-format error for a failed upstream answer (after reporting it). */
@@ -33,9 +41,12 @@ async function throwUpstreamFailure(ctx: GatewayContext, runtime: GatewayRuntime
 /** Reports a call that ends in `thrown` (to `onUsage`; `aborted` when the client left) and returns it, for throwing. */
 function reportFailure(ctx: GatewayContext, runtime: GatewayRuntime, sent: SentCall<CallPlan>, thrown: unknown): unknown {
   const status = isGatewayError(thrown) ? thrown.status : 502;
+  // Nothing to store: the key's lock is given back and its waiters go upstream themselves.
+  sent.cache?.fill?.release();
   reportUsage(ctx, runtime, {
     status, stream: sent.plan.stream, usage: {}, aborted: clientAbort(ctx).aborted, target: sent.plan.target, firstByteAt: sent.headAt,
     observation: sent.observation,
+    ...cacheOutcome(sent),
     // A 2xx head the gateway refused (not complete JSON, not SSE, cut by a time-out): the attempt failed as the client sees it.
     ...(isGatewayError(thrown) && isSuccess(sent.response.status) ? { error: thrown } : {}),
   });
@@ -55,6 +66,7 @@ function readCheckedJson(ctx: GatewayContext, runtime: GatewayRuntime, sent: Sen
   return readCompleteJson(sent.response, sent.plan.target.upstream.name).then(
     (answer) => {
       clear();
+      sent.cache?.fill?.json(answer.json, sent.plan.target);
       return answer;
     },
     (error: unknown) => {
@@ -77,6 +89,7 @@ function reportJsonUsage(ctx: GatewayContext, runtime: GatewayRuntime, sent: Sen
     target: sent.plan.target,
     firstByteAt: sent.headAt,
     ...(sent.observation ? { meta: readResponseMeta(format, json), observation: sent.observation } : {}),
+    ...cacheOutcome(sent),
   });
 }
 
@@ -132,6 +145,8 @@ export async function relayStream(
     }
   } catch (error) {
     deadline.release();
+    // A refusal that came before reportFailure (none today) must not hold the key either.
+    sent.cache?.fill?.release();
     throw error;
   }
   // The deadline covers the wait for a stream's head; the stream itself is bounded by the upstream's idle time-out and `streamBounds`.
@@ -146,6 +161,9 @@ export async function relayStream(
   const usageObserver = report ? createUsageObserver(upstreamFormat) : undefined;
   const metaObserver = usageObserver && observation ? withResponseMeta(usageObserver, upstreamFormat) : undefined;
   const observer = metaObserver ?? usageObserver;
+  // A miss records the answer as it passes, to store it once the stream completed.
+  const filling = sent.cache?.fill?.stream(target);
+  const cache = cacheOutcome(sent);
   const headAt = sent.headAt;
   // Drain mode: after a client left, the relay's onEnd (below) ends the call once the rest is read; the request waits for it.
   if (report && observer && ctx.route?.onClientAbort === 'drain') observation?.relayed();
@@ -164,11 +182,12 @@ export async function relayStream(
     upstreamName: target.upstream.name,
     redactor: requestRedactor(runtime.redactor, ctx),
     ...(options.transform ? { transform: options.transform } : {}),
-    ...(observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {}),
+    ...streamObservers(observer, filling),
     ...(observation?.onChunk ? { onChunk: observation.onChunk } : {}),
     ...(ctx.limitTouch ? { onProgress: ctx.limitTouch } : {}),
     onEnd: (outcome) => {
       ended = true;
+      filling?.end(outcome.status === 'completed');
       // A client that left (and no drain read the rest): call.signal fires even when the relay heard of it first.
       if (outcome.status === 'aborted' && outcome.drained !== true) deadline.abandon();
       else deadline.release();
@@ -185,6 +204,7 @@ export async function relayStream(
         firstByteAt: outcome.firstEventAt ?? headAt,
         ...(observation ? { observation, ...(metaObserver ? { meta: metaObserver.meta } : {}) } : {}),
         ...(outcome.error ? { error: outcome.error } : {}),
+        ...cache,
       });
       releaseSlot?.();
     },
@@ -193,6 +213,20 @@ export async function relayStream(
   if (!ended) releaseSlot = ctx.slot?.hold(body);
   // relayedHeaders builds a fresh object: the SSE headers (which win) go into it rather than into a spread copy.
   return { type: 'sse', status: 200, headers: Object.assign(relayedHeaders(response, { rateLimits: sent.relayRateLimits }), SSE_HEADERS), body };
+}
+
+/** The relay's `onEvent` for the usage observer and a cache recorder; the recorder needs every event decoded. */
+function streamObservers(observer: UsageObserver | undefined, filling: StreamFill | undefined): Pick<RelaySseOptions, 'onEvent' | 'observes'> {
+  if (filling && observer) {
+    return {
+      onEvent: (event) => {
+        observer.observe(event);
+        filling.observe(event);
+      },
+    };
+  }
+  if (filling) return { onEvent: (event) => filling.observe(event) };
+  return observer ? { onEvent: (event) => observer.observe(event), observes: (raw) => observer.observes(raw) } : {};
 }
 
 /** Picks the relay for a same-format answer. */

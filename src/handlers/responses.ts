@@ -24,7 +24,8 @@ import type { ResponseAnswerOptions } from '../translate/responses-output.js';
 import { lacksRequiredThinking } from '../translate/lacks-required-thinking.js';
 import type { GatewayResponse } from '../types.js';
 import type { RouteTarget } from '../routing/routes.js';
-import { sendPlans, upstreamSignal } from './call-upstream.js';
+import { upstreamSignal } from './call-upstream.js';
+import { sendOrReplay } from '../cache/cached-send.js';
 import { type ChatPlan, planChatCall } from './plan-chat-call.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
@@ -133,7 +134,7 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
     // The translation's refusals name fields of the chat pivot; the caller sent Responses fields.
     throw inResponsesTerms(error);
   }
-  const sent = await sendPlans(ctx, plans, upstreamSignal(ctx, stream), requestTimeoutOf(runtime.options));
+  const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, stream), requestTimeoutOf(runtime.options));
   const plan = sent.plan;
   const id = newResponseId();
   const createdAt = Math.floor(Date.now() / 1000);

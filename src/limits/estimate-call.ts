@@ -2,7 +2,7 @@
  * The size of a model call before it is made: prompt tokens by the
  * project's tokenizer (loaded on first use, only by gateways with token or
  * budget limits), output tokens from `max_tokens` or the configured
- * expectation, and how many upstream calls `n` turns into.
+ * expectation (none for embeddings), and how many upstream calls `n` turns into.
  *
  * @internal
  */
@@ -68,6 +68,7 @@ function promptTokens(tokens: Counters, endpoint: string, body: Body): number {
       return tokens.countChatRequestTokens(body as unknown as Parameters<Counters['countChatRequestTokens']>[0]);
     }
     if (endpoint === 'responses.create') return tokens.countResponsesRequestTokens(body);
+    if (endpoint === 'embeddings') return tokens.countEmbeddingsInputTokens(body.input);
     return tokens.countMessagesRequestTokens(body as unknown as Parameters<Counters['countMessagesRequestTokens']>[0]);
   } catch {
     // A body the counter cannot walk still gets a size: about four bytes per token.
@@ -95,7 +96,8 @@ export interface EstimateInput {
 export function estimateCall(tokens: Counters, input: EstimateInput): CallEstimate {
   const { endpoint, body, prompt } = input;
   const { choices, calls } = callsOf(endpoint, body, input.route);
-  const outputTokens = positive(body.max_completion_tokens) ?? positive(body.max_tokens) ?? positive(body.max_output_tokens) ?? input.expectedOutputTokens;
+  // An embedding generates no tokens: its whole cost is its input.
+  const outputTokens = endpoint === 'embeddings' ? 0 : (positive(body.max_completion_tokens) ?? positive(body.max_tokens) ?? positive(body.max_output_tokens) ?? input.expectedOutputTokens);
   const inputTokens = prompt ? promptTokens(tokens, 'chat.completions', prompt) : promptTokens(tokens, endpoint, body);
   return { inputTokens, outputTokens, choices, calls };
 }

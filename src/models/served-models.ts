@@ -16,6 +16,7 @@
 import type { Route, RouteTarget } from '../routing/route-types.js';
 import { routeUpstreams } from '../routing/routes.js';
 import type { Catalog, ModelEntry } from './catalog.js';
+import { DEFAULT_EMBEDDING_MODELS, type EmbeddingModelEntry, findEmbeddingModel, isEmbeddingModelId } from './embedding-models.js';
 import { isGlob } from './model-matcher.js';
 
 /** A model the gateway serves: a catalog row, or a model only a route names. */
@@ -24,6 +25,17 @@ export interface ServedModel {
   entry?: ModelEntry;
   /** True when the messages interface serves it too (catalog models on the simulator or a messages-format route, or a `serveMessages` route). */
   messages: boolean;
+  /** True for an embedding model (`isEmbeddingModelId`): served on `POST /v1/embeddings`, not on the chat interfaces. */
+  embeddings?: boolean;
+  /** Its row in the known embedding models, when it is one (its vector size and date). */
+  embedding?: EmbeddingModelEntry;
+}
+
+/** A served model's embedding fields, for an id that names an embedding model. */
+function embeddingFields(id: string): Pick<ServedModel, 'embeddings' | 'embedding'> {
+  if (!isEmbeddingModelId(id)) return {};
+  const embedding = findEmbeddingModel(id);
+  return embedding ? { embeddings: true, embedding } : { embeddings: true };
 }
 
 /** The route that serves a model id and the targets it would call (the router's `resolve`). */
@@ -62,28 +74,37 @@ function idsNamedBy(route: Route, catalog: Catalog): { ids: readonly string[]; e
   return { ids: catalog.models.map((entry) => entry.id), explicit: false };
 }
 
+/** When a served model was created, as far as it is known. */
+export function createdAtOf(model: ServedModel): string {
+  return model.entry?.createdAt ?? model.embedding?.createdAt ?? UNKNOWN_CREATED_AT;
+}
+
 function newestFirst(models: Iterable<ServedModel>): ServedModel[] {
   return [...models].sort((a, b) => {
-    const byDate = Date.parse(b.entry?.createdAt ?? UNKNOWN_CREATED_AT) - Date.parse(a.entry?.createdAt ?? UNKNOWN_CREATED_AT);
+    const byDate = Date.parse(createdAtOf(b)) - Date.parse(createdAtOf(a));
     return byDate !== 0 ? byDate : a.id.localeCompare(b.id);
   });
 }
 
 /**
- * The served models of a gateway: the catalog without `routing` (the
- * simulator), else what the routes serve, each id described by the route
- * the router sends it to (the first that matches).
+ * The served models of a gateway: the catalog and the known embedding
+ * models without `routing` (the simulator serves both), else what the
+ * routes serve, each id described by the route the router sends it to (the
+ * first that matches).
  */
 export function createServedModels(options: { catalog: Catalog; routing?: { routes: readonly Route[]; resolve: ResolveModel } }): ServedModels {
   const { catalog, routing } = options;
   if (!routing) {
-    const listed = newestFirst(catalog.models.map((entry) => ({ id: entry.id, entry, messages: true })));
+    const listed = newestFirst([
+      ...catalog.models.map((entry): ServedModel => ({ id: entry.id, entry, messages: true })),
+      ...DEFAULT_EMBEDDING_MODELS.filter((embedding) => !catalog.has(embedding.id)).map((embedding): ServedModel => ({ id: embedding.id, messages: false, embeddings: true, embedding })),
+    ]);
     const byId = new Map(listed.map((model) => [model.id, model]));
     return { listed, find: (id) => byId.get(id) };
   }
   const describe = (id: string, resolved: NonNullable<ReturnType<ResolveModel>>): ServedModel => {
     const entry = catalog.get(id);
-    return { id, ...(entry ? { entry } : {}), messages: servesOnMessages(resolved, entry !== undefined) };
+    return { id, ...(entry ? { entry } : embeddingFields(id)), messages: servesOnMessages(resolved, entry !== undefined) };
   };
   const byId = new Map<string, ServedModel>();
   for (const route of routing.routes) {

@@ -79,6 +79,7 @@ const OPERATION_NAMES: Partial<Record<CallPlan['operation'], string>> = {
   'chat.completions': 'chat',
   messages: 'chat',
   'messages.count_tokens': 'count_tokens',
+  embeddings: 'embeddings',
 };
 
 /** `error.type` of a gateway error: its code in lower case (`upstream_timeout`, `rate_limited`). */

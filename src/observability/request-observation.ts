@@ -28,6 +28,7 @@ const ROUTES: Record<string, string> = {
   'chat.completions': '/v1/chat/completions',
   messages: '/v1/messages',
   'messages.count_tokens': '/v1/messages/count_tokens',
+  embeddings: '/v1/embeddings',
   'models.list': '/v1/models',
   'models.retrieve': '/v1/models/{model}',
   'files.list': '/v1/files',
@@ -244,6 +245,8 @@ export class RequestObservation implements ParentObservation {
       if (summary.principalId !== undefined) attributes['modelgate.principal.id'] = summary.principalId;
       if (summary.endpoint === 'chat.completions' || summary.endpoint === 'messages' || summary.endpoint === 'responses.create') {
         attributes['gen_ai.operation.name'] = 'chat';
+      } else if (summary.endpoint === 'embeddings') {
+        attributes['gen_ai.operation.name'] = 'embeddings';
       }
       if (this.attempts > 0) attributes['modelgate.upstream_attempts'] = this.attempts;
       if (aborted) attributes['modelgate.client_aborted'] = true;

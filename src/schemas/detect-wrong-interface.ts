@@ -186,7 +186,18 @@ export function detectWrongInterface(endpoint: BodyEndpointName, body: unknown):
     case 'responses.create':
     case 'responses.input_tokens':
       return undefined;
+    case 'embeddings':
+      return chatShapeOnEmbeddings(body);
   }
+}
+
+/** A chat or messages body (`messages`, no `input`) sent to the embeddings endpoint. */
+function chatShapeOnEmbeddings(body: Body): WrongInterface | undefined {
+  if (body.input !== undefined || body.messages === undefined) return undefined;
+  return {
+    param: 'messages',
+    message: 'messages: the embeddings endpoint takes the texts to embed as `input` (a string or an array of strings); to generate a reply, send this body to POST /v1/chat/completions.',
+  };
 }
 
 /** The 400 (`INVALID_REQUEST`, `param` set) for a wrong-interface body. */

@@ -1,6 +1,7 @@
 /**
- * The chat-completions face: `chat.completions` for any model id and the
- * model listing, answered in the chat wire format (PROTOCOLS B).
+ * The chat-completions face: `chat.completions` for any model id,
+ * `embeddings` for the known embedding models and the model listing,
+ * answered in the chat wire format (PROTOCOLS B).
  */
 import { CALLER_HEADER_PREFIXES } from './faults.js';
 import { GatewayError } from '../errors.js';
@@ -9,6 +10,7 @@ import { countChatRequestTokens } from '../tokens/count-tokens.js';
 import type { Upstream } from '../upstreams/upstream.js';
 import type { Engine } from './engine.js';
 import { runFace, type FaceHandler } from './face-support.js';
+import { renderEmbeddings } from './embeddings-reply.js';
 import { listChatModels, retrieveChatModel } from './list-models.js';
 import { planReply } from './plan-reply.js';
 import { readChatRequest } from './read-chat-request.js';
@@ -62,6 +64,8 @@ function route(engine: Engine): FaceHandler {
     switch (call.operation) {
       case 'chat.completions':
         return completion(call, body, context);
+      case 'embeddings':
+        return jsonResponse(200, renderEmbeddings(body), headers);
       case 'models.list':
         return jsonResponse(200, listChatModels(engine.catalog), headers);
       case 'models.retrieve':

@@ -4,6 +4,7 @@
  */
 import { GatewayError } from '../errors.js';
 import type { Catalog, ModelEntry } from '../models/catalog.js';
+import { DEFAULT_EMBEDDING_MODELS, type EmbeddingModelEntry, findEmbeddingModel } from '../models/embedding-models.js';
 import { paginate, readPageParams, type Page } from './paginate.js';
 
 /** One model in the messages interface's shape. */
@@ -23,6 +24,8 @@ export interface ChatModelItem {
 }
 
 const OWNER = 'vendora';
+/** `owned_by` of OpenAI's own embedding models in its listing. */
+const EMBEDDING_OWNER = 'system';
 
 function newestFirst(catalog: Catalog): ModelEntry[] {
   return [...catalog.models].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
@@ -48,14 +51,27 @@ export function retrieveMessagesModel(catalog: Catalog, id: string): MessagesMod
   return toMessagesItem(entry);
 }
 
-/** `GET /v1/models` for chat clients: every model, one page. */
+function toEmbeddingItem(entry: EmbeddingModelEntry): ChatModelItem {
+  return { id: entry.id, object: 'model', created: Math.floor(Date.parse(entry.createdAt) / 1000), owned_by: EMBEDDING_OWNER };
+}
+
+/** The embedding models the simulator answers, newest first (after the catalog's, which are newer). */
+function embeddingItems(catalog: Catalog): ChatModelItem[] {
+  return DEFAULT_EMBEDDING_MODELS.filter((entry) => !catalog.has(entry.id))
+    .map(toEmbeddingItem)
+    .sort((a, b) => b.created - a.created || a.id.localeCompare(b.id));
+}
+
+/** `GET /v1/models` for chat clients: every model (the catalog's, then the embedding models), one page. */
 export function listChatModels(catalog: Catalog): { object: 'list'; data: ChatModelItem[] } {
-  return { object: 'list', data: newestFirst(catalog).map(toChatItem) };
+  return { object: 'list', data: [...newestFirst(catalog).map(toChatItem), ...embeddingItems(catalog)] };
 }
 
 /** `GET /v1/models/{id}` for chat clients; unknown ids are a 404 `model_not_found`. */
 export function retrieveChatModel(catalog: Catalog, id: string): ChatModelItem {
   const entry = catalog.get(id);
+  const embedding = entry ? undefined : findEmbeddingModel(id);
+  if (embedding) return toEmbeddingItem(embedding);
   if (!entry) {
     throw new GatewayError('MODEL_NOT_FOUND', `The model \`${id}\` does not exist or you do not have access to it.`, {
       param: 'model',

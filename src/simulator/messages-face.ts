@@ -72,6 +72,8 @@ function route(engine: Engine): FaceHandler {
         return handleFileOperation(engine.files, call, headers);
       case 'chat.completions':
         throw new GatewayError('NOT_FOUND', 'Not found: the messages interface has no chat completions endpoint.');
+      case 'embeddings':
+        throw new GatewayError('NOT_FOUND', 'Not found: the messages interface has no embeddings endpoint.');
     }
   };
 }

@@ -26,6 +26,7 @@ function matchRoute(method: string, path: string, headers: Record<string, string
   const modelsFace = headers['anthropic-version'] ? 'messages' : 'chat';
   const routes: Array<[string, RegExp, Target['face'], UpstreamOperation]> = [
     ['POST', /^\/v1\/chat\/completions$/, 'chat', 'chat.completions'],
+    ['POST', /^\/v1\/embeddings$/, 'chat', 'embeddings'],
     ['POST', /^\/v1\/messages$/, 'messages', 'messages'],
     ['POST', /^\/v1\/messages\/count_tokens$/, 'messages', 'messages.count_tokens'],
     ['GET', /^\/v1\/models$/, modelsFace, 'models.list'],

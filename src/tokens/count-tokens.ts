@@ -17,6 +17,7 @@ export { countMessagesRequestTokens, measureMessagesPrompt } from './count-messa
 export type { CacheMarker, MessagesTokenInput, PromptSegment } from './count-messages-tokens.js';
 export { countChatRequestTokens } from './count-chat-tokens.js';
 export { countResponsesRequestTokens } from './count-responses-tokens.js';
+export { countEmbeddingsInputTokens } from './count-embeddings-tokens.js';
 export type { ChatTokenInput } from './count-chat-tokens.js';
 export { imageTokensForSize, countBase64ImageTokens } from './count-image-tokens.js';
 export { countBase64PdfTokens, countPdfPages } from './count-document-tokens.js';

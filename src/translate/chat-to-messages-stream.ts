@@ -6,11 +6,21 @@
  * 1. `message_start` (with `usage`) on the first upstream chunk;
  * 2. one content block at a time, indexes 0, 1, … in order, each
  *    `content_block_start` → deltas → `content_block_stop`:
- *    `reasoning_content` → a `thinking` block (`thinking_delta`, and a
- *    `signature_delta` when the upstream sends a signed block in the
- *    `thinking_blocks` extension), `content`/`refusal` → a `text` block,
- *    each tool call index → a `tool_use` block whose argument fragments
- *    become `input_json_delta`s;
+ *    `reasoning_content` → a `thinking` block (`thinking_delta`s),
+ *    `content`/`refusal` → a `text` block, each tool call index → a
+ *    `tool_use` block whose argument fragments become `input_json_delta`s;
+ *    entries of the `thinking_blocks` extension, in order:
+ *    - a signed `thinking` entry ends the open thinking block with its
+ *      `signature_delta` when it signs the text streamed there (its
+ *      `thinking` equal to that text, continuing it, or empty: upstreams
+ *      that send the signature alone); otherwise it is a block of its own,
+ *      its text then its signature. Either way the block closes: more
+ *      reasoning starts a new one, as each of the vendor's thinking blocks
+ *      carries its own signature;
+ *    - a `redacted_thinking` entry → a `redacted_thinking` block (start and
+ *      stop, no delta);
+ *    - an unsigned `thinking` entry is a fragment: its text streams as
+ *      reasoning unless the same delta's `reasoning_content` already did;
  * 3. at the end, `message_delta` with `stop_reason` and the usage of the
  *    upstream's usage chunk (`output_tokens` always), then `message_stop`.
  *
@@ -26,6 +36,7 @@ import { errorFromUpstreamEvent } from '../sse/classify-upstream-event.js';
 import { encodeMessagesEvent } from '../sse/format-sse.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { chatUsageToMessages } from './map-usage.js';
+import { StreamedThinking } from './streamed-thinking.js';
 import { EagerTextTransform, type SseEvent, type TextStreamTransform, parseEventData } from './stream-transform.js';
 
 /** Options of {@link createChatToMessagesStream}. */
@@ -37,7 +48,8 @@ export interface ChatToMessagesStreamOptions {
 }
 
 type Json = Record<string, unknown>;
-type OpenBlock = { kind: 'text' | 'thinking'; index: number } | { kind: 'tool'; index: number; call: number };
+type OpenThinking = { kind: 'thinking'; index: number; streamed: StreamedThinking };
+type OpenBlock = { kind: 'text'; index: number } | OpenThinking | { kind: 'tool'; index: number; call: number };
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -79,14 +91,14 @@ class ChatToMessagesStream extends EagerTextTransform {
     if (!choice) return;
     const delta = (choice.delta ?? {}) as Json;
     const reasoning = str(delta.reasoning_content);
-    if (reasoning) yield* this.delta('thinking', { type: 'thinking_delta', thinking: reasoning });
-    if (Array.isArray(delta.thinking_blocks)) yield* this.signature(delta.thinking_blocks as Json[]);
+    if (reasoning) yield* this.thinkingText(reasoning);
+    if (Array.isArray(delta.thinking_blocks)) yield* this.thinkingBlocks(delta.thinking_blocks, { echoed: Boolean(reasoning) });
     const text = str(delta.content);
-    if (text) yield* this.delta('text', { type: 'text_delta', text });
+    if (text) yield* this.textDelta(text);
     const refusal = str(delta.refusal);
     if (refusal) {
       this.refused = true;
-      yield* this.delta('text', { type: 'text_delta', text: refusal });
+      yield* this.textDelta(refusal);
     }
     if (Array.isArray(delta.tool_calls)) {
       for (const call of delta.tool_calls as Json[]) {
@@ -142,25 +154,65 @@ class ChatToMessagesStream extends EagerTextTransform {
     });
   }
 
-  /** A delta for a text or thinking block, opening one if a different block is open. */
-  private *delta(kind: 'text' | 'thinking', delta: Json): Iterable<string> {
-    if (this.open?.kind !== kind) {
+  /** Answer text, in the open text block or a new one. */
+  private *textDelta(text: string): Iterable<string> {
+    if (this.open?.kind !== 'text') {
       yield* this.closeBlock();
       const index = this.nextIndex++;
-      this.open = { kind, index };
-      const block = kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };
-      yield this.emit({ type: 'content_block_start', index, content_block: block } as MessagesStreamEvent);
+      this.open = { kind: 'text', index };
+      yield this.emit({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
     }
-    yield this.emit({ type: 'content_block_delta', index: this.open.index, delta } as MessagesStreamEvent);
+    yield this.emit({ type: 'content_block_delta', index: this.open.index, delta: { type: 'text_delta', text } });
   }
 
-  private *signature(blocks: readonly Json[]): Iterable<string> {
-    for (const block of blocks) {
-      const signature = str(block.signature);
-      if (block.type === 'thinking' && signature && this.open?.kind === 'thinking') {
-        yield this.emit({ type: 'content_block_delta', index: this.open.index, delta: { type: 'signature_delta', signature } });
+  /** Makes the open block a thinking block. */
+  private *openThinking(): Iterable<string> {
+    if (this.open?.kind === 'thinking') return;
+    yield* this.closeBlock();
+    const index = this.nextIndex++;
+    this.open = { kind: 'thinking', index, streamed: new StreamedThinking() };
+    yield this.emit({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+  }
+
+  /** Reasoning text, in the open thinking block or a new one. */
+  private *thinkingText(text: string): Iterable<string> {
+    yield* this.openThinking();
+    const open = this.open as OpenThinking;
+    open.streamed.append(text);
+    yield this.emit({ type: 'content_block_delta', index: open.index, delta: { type: 'thinking_delta', thinking: text } });
+  }
+
+  /** The `thinking_blocks` entries of one delta; `echoed`: its `reasoning_content` already streamed their unsigned text. */
+  private *thinkingBlocks(entries: readonly unknown[], { echoed }: { echoed: boolean }): Iterable<string> {
+    for (const entry of entries) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      const block = entry as Json;
+      if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+        yield* this.closeBlock();
+        const index = this.nextIndex++;
+        yield this.emit({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: block.data } });
+        yield this.emit({ type: 'content_block_stop', index });
+      } else if (block.type === 'thinking') {
+        const thinking = str(block.thinking) ?? '';
+        const signature = str(block.signature);
+        if (signature) yield* this.signedThinking(thinking, signature);
+        else if (thinking && !echoed) yield* this.thinkingText(thinking);
       }
     }
+  }
+
+  /** A signed block: the end of the open thinking block when it signs that text, else a block of its own. */
+  private *signedThinking(thinking: string, signature: string): Iterable<string> {
+    const open = this.open?.kind === 'thinking' ? this.open : undefined;
+    const rest = open && (thinking === '' ? '' : open.streamed.restOf(thinking));
+    // The open block's text is not what this signature signs: it stays unsigned, as plain chat reasoning is.
+    if (rest === undefined) yield* this.closeBlock();
+    const text = rest ?? thinking;
+    if (text === '') yield* this.openThinking();
+    else yield* this.thinkingText(text);
+    const { index } = this.open as OpenThinking;
+    yield this.emit({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } });
+    yield* this.closeBlock();
   }
 
   private *toolFragment(fragment: Json): Iterable<string> {

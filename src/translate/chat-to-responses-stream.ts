@@ -4,10 +4,11 @@
  * | chat delta | Responses output item (events) |
  * |---|---|
  * | `reasoning_content` | a `reasoning` item: `reasoning_summary_part.added`, `reasoning_summary_text.delta`* |
- * | `thinking_blocks` (extension: a signed block, or a redacted one) | closes the reasoning item with `encrypted_content` = the sealed block (a redacted block is an item of its own); more `reasoning_content` then starts a new item |
+ * | `thinking_blocks` (extension: a signed block, or a redacted one) | closes the reasoning item with `encrypted_content` = the sealed block (a redacted block is an item of its own; a signature sent alone seals the text streamed before it); more `reasoning_content` then starts a new item |
  * | `content`, `refusal` | a `message` item: `content_part.added`, `output_text.delta`* / `refusal.delta`* |
  * | `tool_calls[k]` | a `function_call` item: `function_call_arguments.delta`*; a call of a custom tool becomes a `custom_tool_call` whose input is sent once whole |
  * | `finish_reason` | closes every item (`…done`, `output_item.done`) |
+ * | chunks of choices other than 0 (`n > 1`) | nothing: a Response has one output, choice 0's |
  * | usage chunk, `[DONE]` / `end()` | `response.completed` (or `response.incomplete` for `length` / `content_filter`) with every item and complete usage |
  *
  * The stream opens with `response.created` and `response.in_progress`.
@@ -104,7 +105,8 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
     }
     if (typeof data.usage === 'object' && data.usage !== null) this.usage = data.usage as ChatUsage;
     const choices = Array.isArray(data.choices) ? (data.choices as unknown[]).filter(isObject) : [];
-    const choice = choices.find((entry) => entry.index === 0 || entry.index === undefined) ?? choices[0];
+    // A Response has one output, choice 0's (as `chatToResponsesResponse` keeps); an `n > 1` chunk may carry another choice alone.
+    const choice = choices.find((entry) => (entry.index ?? 0) === 0);
     if (!choice) return;
     const delta = isObject(choice.delta) ? choice.delta : {};
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') yield* this.addReasoning(delta.reasoning_content);
@@ -203,11 +205,14 @@ class ChatToResponsesStream extends EagerTextTransform implements ResponsesStrea
       return;
     }
     const item = this.target('reasoning', (r) => r.block === undefined, () => this.newReasoning(''));
+    const streamed = item.text;
+    // A signature sent alone (upstreams that stream thinking in fragments) signs the text streamed before it.
+    const signed = block.thinking === '' ? { ...block, thinking: streamed } : block;
     // The block keeps its own copy of the thinking when the text already streamed.
-    this.writer.held.add(block.signature.length + (item.text === '' ? 0 : block.thinking.length));
-    item.block = block;
-    // A signed block that arrives whole (no streamed text) still shows its text.
-    if (item.text === '') yield* this.writer.appendReasoning(item, block.thinking);
+    this.writer.held.add(block.signature.length + (streamed === '' ? 0 : signed.thinking.length));
+    item.block = signed;
+    // A block that arrives whole, or continues the streamed text, shows the rest of its text.
+    if (signed.thinking.startsWith(streamed)) yield* this.writer.appendReasoning(item, signed.thinking.slice(streamed.length));
   }
 
   private *addText(type: MessagePart['type'], text: string): Iterable<string> {

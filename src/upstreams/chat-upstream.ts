@@ -20,10 +20,15 @@ import { upstreamSecrets } from '../redact/upstream-secrets.js';
 import { openAICompatibleOptionsSchema } from '../options/upstream-schema.js';
 import { assertOptions } from '../options/parse-options.js';
 
+/** What a 404 for the `/embeddings` path means: no embeddings on that server, or the wrong base URL. */
+const EMBEDDINGS_HINT = 'this server serves no /embeddings under its base URL (a server without embeddings, or a base URL missing its version segment /v1).';
+
 function toRequest(call: UpstreamCall, name: string, endpoint: Omit<EndpointCheck, 'model'>): Omit<HttpRequest, 'headers' | 'signal'> {
   switch (call.operation) {
     case 'chat.completions':
       return { method: 'POST', path: '/chat/completions', body: requestBody(call), endpoint: { ...endpoint, model: modelOf(call) } };
+    case 'embeddings':
+      return { method: 'POST', path: '/embeddings', body: requestBody(call), endpoint: { ...endpoint, hint: EMBEDDINGS_HINT, model: modelOf(call) } };
     case 'models.list':
       return { method: 'GET', path: '/models', query: call.query };
     case 'models.retrieve':
@@ -38,14 +43,14 @@ function toRequest(call: UpstreamCall, name: string, endpoint: Omit<EndpointChec
  * Creates a chat-completions upstream on an undici keep-alive pool.
  *
  * Operations: `chat.completions` → `POST {baseURL}/chat/completions`,
- * `models.list` → `GET {baseURL}/models`, `models.retrieve` →
+ * `embeddings` → `POST {baseURL}/embeddings`, `models.list` → `GET {baseURL}/models`, `models.retrieve` →
  * `GET {baseURL}/models/{id}`; others reject with `NOT_IMPLEMENTED`. Sends
  * `authorization: Bearer <apiKey>` (or the caller's key on key passthrough),
  * `content-type: application/json` with a body, then the forwarded caller
  * headers. Connection failures reject with `UPSTREAM_UNAVAILABLE` (502),
  * time-outs with `UPSTREAM_TIMEOUT` (504), and a 404 for the
  * `/chat/completions` path itself (not for the model) with
- * `UPSTREAM_ENDPOINT_MISSING` (502). A base URL without a version segment
+ * `UPSTREAM_ENDPOINT_MISSING` (502), likewise for `/embeddings`. A base URL without a version segment
  * (`/v1`) is warned about when a gateway is created with this upstream.
  *
  * @throws GatewayConfigError when an option is wrong (a base URL that is not http(s) or ends in an endpoint path such as `/chat/completions`, an unset `apiKey`, an unknown option, ...).

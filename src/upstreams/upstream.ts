@@ -6,11 +6,18 @@
  */
 import type { WireFormat } from '../types.js';
 
-/** What the gateway asks an upstream to do. */
+/**
+ * What the gateway asks an upstream to do. `embeddings` is a call of
+ * chat-format upstreams: its body is an OpenAI embeddings request and its
+ * answer an OpenAI embeddings response (`{ object: 'list', data, model,
+ * usage }`); an upstream whose service speaks otherwise (its own paths or
+ * shapes) translates inside `send`, as it does for chat completions.
+ */
 export type UpstreamOperation =
   | 'chat.completions'
   | 'messages'
   | 'messages.count_tokens'
+  | 'embeddings'
   | 'models.list'
   | 'models.retrieve'
   | 'files.list'

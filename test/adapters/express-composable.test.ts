@@ -116,7 +116,8 @@ describe.each([
 
   it('serves the whole gateway under a prefix', async () => {
     const models = await openAIClient(`${server.url}/llm`).models.list();
-    expect(models.data).toHaveLength(12);
+    // The catalog's twelve and the simulator's three embedding models.
+    expect(models.data).toHaveLength(15);
     const message = await anthropicClient(`${server.url}/llm`).messages.create({ model: 'vendora-haiku-4-5', max_tokens: 32, messages: user });
     expect(message.model).toBe('vendora-haiku-4-5');
     const files = await anthropicClient(`${server.url}/llm`).beta.files.list();

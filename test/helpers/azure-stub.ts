@@ -12,10 +12,14 @@
  * - contains `leak`: a 400 whose message quotes the credential the stub got (a redaction check);
  * - contains `violent`: an answer the output filter cuts (`finish_reason: "content_filter"`);
  * - anything else: "Hello from Azure.".
+ *
+ * Embeddings (`…/{deployment}/embeddings`, `/openai/v1/embeddings`) answer
+ * `embeddingsAnswer` (test/helpers/embeddings-answer.ts) under the deployment's name.
  */
 import type { RecordedRequest, StubReply, StubUpstream } from './stub-upstream.js';
 import { startStubUpstream } from './stub-upstream.js';
 import { azureChunks, azureJson } from './azure-fixtures.js';
+import { embeddingsAnswer } from './embeddings-answer.js';
 
 /** Options of {@link startAzureStub}. */
 export interface AzureStubOptions {
@@ -67,11 +71,12 @@ export async function startAzureStub(options: AzureStubOptions): Promise<AzureSt
       return json(400, { error: { code: 'BadRequest', message: 'Invalid JSON' } });
     }
     let deployment: string | undefined;
-    const classic = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(url.pathname);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(?:chat\/completions|embeddings)$/.exec(url.pathname);
+    const embeddings = url.pathname.endsWith('/embeddings');
     if (classic && request.method === 'POST') {
       if (apiVersion === null || !DATED.test(apiVersion)) return notFound();
       deployment = decodeURIComponent(classic[1]!);
-    } else if (url.pathname === '/openai/v1/chat/completions' && request.method === 'POST') {
+    } else if ((url.pathname === '/openai/v1/chat/completions' || url.pathname === '/openai/v1/embeddings') && request.method === 'POST') {
       if (apiVersion !== null && apiVersion !== 'preview') return json(400, { error: { code: 'BadRequest', message: 'api-version is not supported on the v1 API' } });
       deployment = typeof body.model === 'string' ? body.model : undefined;
     } else {
@@ -86,6 +91,7 @@ export async function startAzureStub(options: AzureStubOptions): Promise<AzureSt
     if (deployment === undefined || !options.deployments.includes(deployment)) {
       return json(404, { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.' } });
     }
+    if (embeddings) return json(200, embeddingsAnswer(body, deployment));
     const text = lastUserText(body);
     if (text.includes('blocked')) return json(400, azureJson('error-prompt-filtered'));
     if (text.includes('throttle-always') || (text.includes('throttle-once') && !throttled.has(text))) {

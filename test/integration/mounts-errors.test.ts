@@ -173,7 +173,7 @@ describe.each(MOUNTS)('errors on %s', (mount) => {
       const health = await fetch(`${app.url}/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok' });
-      const unknown = await fetch(`${app.url}/v1/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
+      const unknown = await fetch(`${app.url}/v1/audio/speech`, { method: 'POST', headers: { authorization: `Bearer ${KEY}` } });
       expect(unknown.status).toBe(404);
       expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('unknown_url');
     });

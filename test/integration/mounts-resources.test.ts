@@ -72,14 +72,14 @@ describe.each(MOUNTS)('resources on %s', (mount) => {
   });
 
   describe('models', () => {
-    it('openai: models.list() holds the twelve models in the chat shape', async () => {
+    it('openai: models.list() holds the twelve models and the simulator\'s embedding models in the chat shape', async () => {
       const ids: string[] = [];
       for await (const model of openai.models.list()) {
         expect(model.object).toBe('model');
         expect(typeof model.created).toBe('number');
         ids.push(model.id);
       }
-      expect(ids.sort()).toEqual([...VENDOR_MODELS].sort());
+      expect(ids.sort()).toEqual([...VENDOR_MODELS, 'text-embedding-3-large', 'text-embedding-3-small', 'text-embedding-ada-002'].sort());
       const one = await openai.models.retrieve('vendora-opus-4-8');
       expect(one.id).toBe('vendora-opus-4-8');
       expect(one.owned_by).toEqual(expect.any(String));

@@ -14,11 +14,11 @@ import { abortSourceOf } from '../../signals/abort-source.js';
 import { isUnforwardableHeader } from '../forward-headers.js';
 import { createHttpClient, hostOf, serverOf } from '../http-client.js';
 import { callerHeaders } from '../request-body.js';
-import type { Upstream, UpstreamCall, UpstreamResponse } from '../upstream.js';
+import type { Upstream, UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstream.js';
 import { credentialProviderError } from '../credential-provider-error.js';
 import { normalizeAzureError } from './azure-errors.js';
 import type { AzureOpenAIOptions } from './azure-openai-options.js';
-import { chatCompletionsTarget, deploymentOf, parseAzureEndpoint } from './azure-url.js';
+import { type AzureOperationPath, deploymentOf, deploymentTarget, parseAzureEndpoint } from './azure-url.js';
 
 /** `gen_ai.provider.name` of Azure OpenAI (OpenTelemetry GenAI conventions). */
 export const AZURE_OPENAI_PROVIDER = 'azure.ai.openai';
@@ -27,6 +27,9 @@ export const AZURE_OPENAI_PROVIDER = 'azure.ai.openai';
 const KEPT_TOKENS = 4;
 
 type Json = Record<string, unknown>;
+
+/** The operations it serves, by their path under the API's root. */
+const OPERATION_PATHS: Partial<Record<UpstreamOperation, AzureOperationPath>> = { 'chat.completions': 'chat/completions', embeddings: 'embeddings' };
 
 /** The call's body as an object: the translated body, or the caller's bytes (already checked JSON by the gateway) parsed. */
 function bodyObject(call: UpstreamCall): Json {
@@ -39,8 +42,8 @@ function bodyObject(call: UpstreamCall): Json {
 /**
  * Creates an Azure OpenAI upstream (chat-completions format).
  *
- * Operations: `chat.completions` only; others reject with
- * `NOT_IMPLEMENTED`. Credentials: the caller's key as `api-key` on a route
+ * Operations: `chat.completions` and `embeddings` (the deployment's
+ * `/embeddings`); others reject with `NOT_IMPLEMENTED`. Credentials: the caller's key as `api-key` on a route
  * with `keyPassthrough`, else `apiKey` as `api-key`, else the
  * `azureADTokenProvider`'s token as `authorization: Bearer`. A prompt
  * Azure's content filter blocks comes back as a 400 with code
@@ -96,13 +99,14 @@ export function azureOpenAI(options: AzureOpenAIOptions): Upstream {
   };
 
   const send = async (call: UpstreamCall): Promise<UpstreamResponse> => {
-    if (call.operation !== 'chat.completions') {
+    const operation = OPERATION_PATHS[call.operation];
+    if (operation === undefined) {
       throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" (Azure OpenAI) does not support ${call.operation}.`);
     }
     let body = bodyObject(call);
     const model = typeof body.model === 'string' ? body.model : '';
     const deployment = deploymentFor(model);
-    const target = chatCompletionsTarget(apiVersion, deployment);
+    const target = deploymentTarget(apiVersion, deployment, operation);
     // The v1 API reads the deployment from the body; the dated API from the path (its `model` is ignored).
     let bytes: string | Uint8Array | undefined = call.rawBody;
     if (apiVersion === 'v1' && body.model !== deployment) {

@@ -2,9 +2,11 @@
  * Where an Azure OpenAI call goes: the resource endpoint, the API flavour
  * (`v1` or a dated `api-version`) and the deployment.
  *
- * - v1 API: `POST {endpoint}/openai/v1/chat/completions`, the deployment
- *   name in the body's `model`, no `api-version`.
- * - Dated API: `POST {endpoint}/openai/deployments/{deployment}/chat/completions?api-version=…`.
+ * - v1 API: `POST {endpoint}/openai/v1/chat/completions` (and
+ *   `/openai/v1/embeddings`), the deployment name in the body's `model`,
+ *   no `api-version`.
+ * - Dated API: `POST {endpoint}/openai/deployments/{deployment}/chat/completions?api-version=…`
+ *   (and `…/{deployment}/embeddings?api-version=…`).
  *
  * @see https://learn.microsoft.com/azure/ai-foundry/openai/api-version-lifecycle
  * @internal
@@ -44,8 +46,11 @@ export function deploymentOf(deployment: AzureDeployment | undefined, model: str
   return Object.hasOwn(deployment, model) ? (deployment[model] as string) : model;
 }
 
-/** The request path (relative to the base URL) and query of a chat-completions call. */
-export function chatCompletionsTarget(apiVersion: string, deployment: string): { path: string; query?: Record<string, string> } {
-  if (apiVersion === 'v1') return { path: '/openai/v1/chat/completions' };
-  return { path: `/openai/deployments/${encodeURIComponent(deployment)}/chat/completions`, query: { 'api-version': apiVersion } };
+/** The operations Azure OpenAI serves here, by their path under the API's root. */
+export type AzureOperationPath = 'chat/completions' | 'embeddings';
+
+/** The request path (relative to the base URL) and query of a call to `operation` (`chat/completions` or `embeddings`). */
+export function deploymentTarget(apiVersion: string, deployment: string, operation: AzureOperationPath): { path: string; query?: Record<string, string> } {
+  if (apiVersion === 'v1') return { path: `/openai/v1/${operation}` };
+  return { path: `/openai/deployments/${encodeURIComponent(deployment)}/${operation}`, query: { 'api-version': apiVersion } };
 }

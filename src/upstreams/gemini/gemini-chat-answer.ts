@@ -9,6 +9,7 @@
  * @internal
  */
 import { GatewayError, isGatewayError } from '../../errors.js';
+import { MAX_UPSTREAM_JSON_BYTES } from '../../handlers/check-upstream-answer.js';
 import { DEFAULT_SSE_MAX_BUFFER_SIZE, type SseEvent } from '../../sse/parse-sse.js';
 import { SseSplitter, type SseSink } from '../../sse/sse-splitter.js';
 import { readBody } from '../read-body.js';
@@ -51,7 +52,10 @@ export async function toChatErrorResponse(response: UpstreamResponse, options: G
  */
 export async function toChatJsonResponse(response: UpstreamResponse, options: GeminiAnswerOptions & GeminiToChatResponseOptions): Promise<UpstreamResponse> {
   const headers = withoutFraming(response.headers);
-  const { bytes } = await readBody(response.body);
+  const { bytes, truncated } = await readBody(response.body, MAX_UPSTREAM_JSON_BYTES);
+  if (truncated) {
+    return chatErrorResponse(new GatewayError('UPSTREAM_ERROR', `Upstream "${options.upstream}" sent an answer larger than ${MAX_UPSTREAM_JSON_BYTES} bytes.`), headers);
+  }
   let answer: GeminiGenerateContentResponse;
   try {
     answer = JSON.parse(DECODER.decode(bytes)) as GeminiGenerateContentResponse;

@@ -31,6 +31,8 @@ const ENDPOINTS: ReadonlyArray<[string, string, EndpointName, WireFormat, WireFo
   ['GET', '/v1/files/file_011CNha8', 'files.retrieve', 'messages', 'messages', 'file_011CNha8'],
   ['GET', '/v1/files/file_011CNha8/content', 'files.content', 'messages', 'messages', 'file_011CNha8'],
   ['DELETE', '/v1/files/file_011CNha8', 'files.delete', 'messages', 'messages', 'file_011CNha8'],
+  // OpenAI's embeddings endpoint: an OpenAI interface, so its errors are in the chat format whatever the headers.
+  ['POST', '/v1/embeddings', 'embeddings', 'chat', 'chat', undefined],
 ];
 
 describe("matchEndpoint: every endpoint of the spec", () => {
@@ -209,7 +211,7 @@ describe('matchEndpoint: unknown paths → 404 in the format they resemble', () 
     ['POST', '/v1/foo'],
     ['GET', '/v1/models/vendora-opus-5/extra'],
     ['POST', '/v1/completions'],
-    ['POST', '/v1/embeddings'],
+    ['POST', '/v1/audio/speech'],
     ['GET', '/'],
     ['GET', '/v2/models'],
   ])('%s %s → chat format without anthropic-version, messages with it', (method, path) => {
@@ -284,7 +286,7 @@ describe('matchEndpoint: a base URL off by one /v1 → 404 that says so', () => 
   });
 
   it.each([
-    ['POST', '/v1/v1/embeddings'],
+    ['POST', '/v1/v1/audio/speech'],
     ['GET', '/v2/models'],
     ['GET', '/v1beta/models'],
     ['POST', '/completions'],

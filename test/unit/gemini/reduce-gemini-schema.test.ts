@@ -176,7 +176,7 @@ describe('bounded work on hostile schemas', () => {
     for (let i = 0; i < 5_000; i++) deep = { type: 'object', properties: { n: deep } };
     const started = performance.now();
     const { schema, warnings } = reduce(deep);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(1_000);
     let levels = 0;
     let node = schema;
     while (node?.properties?.n) {
@@ -192,7 +192,7 @@ describe('bounded work on hostile schemas', () => {
     for (let i = 0; i < 10_000; i++) properties[`p${i}`] = { type: 'string', description: `field ${i}` };
     const started = performance.now();
     const { schema, warnings } = reduce({ type: 'object', properties, required: Object.keys(properties) });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
     expect(Object.keys(schema?.properties ?? {})).toHaveLength(10_000);
     expect(schema?.required).toHaveLength(10_000);
     expect(warnings).toEqual([]);
@@ -204,7 +204,7 @@ describe('bounded work on hostile schemas', () => {
     for (let i = 29; i >= 0; i--) defs[`d${i}`] = { type: 'object', properties: { l: { $ref: `#/$defs/d${i + 1}` }, r: { $ref: `#/$defs/d${i + 1}` } } };
     const started = performance.now();
     const { schema, warnings } = reduce({ $defs: defs, $ref: '#/$defs/d0' });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(3_000);
     let count = 0;
     const visit = (node: unknown): void => {
       count++;

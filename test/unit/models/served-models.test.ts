@@ -17,10 +17,14 @@ function served(routes: readonly Route[]) {
 const ids = (models: readonly ServedModel[]): string[] => models.map((model) => model.id).sort();
 
 describe('served models without routes (the simulator)', () => {
-  it("lists the spec's twelve models, each on both interfaces", () => {
+  it("lists the spec's twelve models, each on both interfaces, and the simulator's embedding models", () => {
     const { listed } = createServedModels({ catalog: DEFAULT_CATALOG });
-    expect(ids(listed)).toEqual([...SPEC_MODEL_IDS].sort());
-    expect(listed.every((model) => model.messages && model.entry?.id === model.id)).toBe(true);
+    const chat = listed.filter((model) => model.embeddings !== true);
+    expect(ids(chat)).toEqual([...SPEC_MODEL_IDS].sort());
+    expect(chat.every((model) => model.messages && model.entry?.id === model.id)).toBe(true);
+    const embeddings = listed.filter((model) => model.embeddings === true);
+    expect(ids(embeddings)).toEqual(['text-embedding-3-large', 'text-embedding-3-small', 'text-embedding-ada-002']);
+    expect(embeddings.every((model) => !model.messages && model.entry === undefined)).toBe(true);
   });
 });
 

@@ -59,10 +59,11 @@ describe('chat face: completions', () => {
     expect(Number.isInteger(value.age)).toBe(true);
   });
 
-  it('lists the catalog models in the chat shape', async () => {
+  it('lists the catalog models and the embedding models in the chat shape', async () => {
     const answer = await send(createSimulator().upstreams.chat, 'models.list');
     const list = chatModelListSchema.parse(answer.json());
-    expect(list.data).toHaveLength(12);
+    expect(list.data).toHaveLength(15);
+    expect(list.data.filter((model) => model.id.startsWith('text-embedding-'))).toHaveLength(3);
     expect(list.data[0]?.owned_by).toBe('vendora');
   });
 

@@ -114,9 +114,10 @@ describe('HTTP face with the official chat client', () => {
     expect(completion.usage?.completion_tokens).toBeGreaterThan(0);
   });
 
-  it('lists models in the chat shape', async () => {
+  it('lists models in the chat shape: the twelve of the catalog, then the three embedding models', async () => {
     const page = await openai.models.list();
-    expect(page.data).toHaveLength(12);
+    expect(page.data).toHaveLength(15);
+    expect(page.data.slice(12).map((model) => model.id)).toEqual(['text-embedding-3-large', 'text-embedding-3-small', 'text-embedding-ada-002']);
     expect(page.data[0]?.object).toBe('model');
   });
 

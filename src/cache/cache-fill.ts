@@ -1,0 +1,98 @@
+/**
+ * The handle a cache miss carries to the relay: it stores the answer once
+ * the relay has it whole (a complete JSON body, or a stream that ended
+ * `completed`), when it may be stored, and otherwise releases the key's
+ * fill lock. Either way it wakes the request's in-process waiters, exactly
+ * once, whatever path the call ends on.
+ *
+ * @internal
+ */
+import type { RouteTarget } from '../routing/route-types.js';
+import type { SseEvent } from '../sse/parse-sse.js';
+import { createAnswerRecorder } from './answer-recorder.js';
+import { isCacheableAnswer } from './cacheable-answer.js';
+import { serializeAnswer } from './cached-answer.js';
+import type { CachedAnswer, ResponseCacheStore } from './cache-types.js';
+import type { FlightLead } from './single-flight.js';
+
+/** Largest entry stored, serialised (1 MiB): bigger answers are served, not kept. */
+export const MAX_ENTRY_BYTES = 1024 * 1024;
+
+/** What the relay feeds a streamed answer into. */
+export interface StreamFill {
+  observe(event: SseEvent): void;
+  /** The relay ended: `completed` stores what was recorded, anything else releases. */
+  end(completed: boolean): void;
+}
+
+export interface CacheFill {
+  /** Stores a complete non-streamed answer of `target` (when it may be), else releases. */
+  json(body: unknown, target: RouteTarget): void;
+  /** A recorder for a streamed answer of `target`. */
+  stream(target: RouteTarget): StreamFill;
+  /** Stores nothing: the call failed, was refused or cut. Does nothing once the fill settled. */
+  release(): void;
+}
+
+export interface CacheFillOptions {
+  key: string;
+  store: ResponseCacheStore;
+  ttlSeconds: number;
+  /** The lock token of the lookup. */
+  token: string;
+  /** True when the lookup took the store's fill lock (it must be released when nothing is stored). */
+  locked: boolean;
+  /** The in-process flight this request leads, if it leads one. */
+  lead: FlightLead | undefined;
+  /** False for a target whose answer is not the route's primary model's (a fallback). */
+  isPrimary: (target: RouteTarget) => boolean;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function createCacheFill(options: CacheFillOptions): CacheFill {
+  const { key, store, token, lead } = options;
+  let settled = false;
+  const release = (): void => {
+    if (settled) return;
+    settled = true;
+    lead?.settle(undefined);
+    // The guarded store bounds and absorbs failures; a lock it could not release expires on its own.
+    if (options.locked) store.release(key, token).catch(() => undefined);
+  };
+  const fill = (body: unknown, target: RouteTarget): void => {
+    if (settled) return;
+    const format = target.upstream.format;
+    if (!isObject(body) || !options.isPrimary(target) || !isCacheableAnswer(format, body)) return release();
+    const answer: CachedAnswer = { v: 1, createdAt: Date.now(), format, upstream: target.upstream.name, body };
+    const entry = serializeAnswer(answer);
+    if (Buffer.byteLength(entry, 'utf8') > MAX_ENTRY_BYTES) return release();
+    settled = true;
+    lead?.settle({ entry, ageMs: 0 });
+    store.fill(key, entry, { ttlSeconds: options.ttlSeconds, token }).catch(() => undefined);
+  };
+  return {
+    json: fill,
+    stream(target) {
+      const recorder = createAnswerRecorder(target.upstream.format);
+      return {
+        observe: (event) => {
+          if (!settled) recorder.observe(event);
+        },
+        end: (completed) => {
+          if (!completed) return release();
+          let body: Record<string, unknown> | undefined;
+          try {
+            body = recorder.finish();
+          } catch {
+            body = undefined;
+          }
+          fill(body, target);
+        },
+      };
+    },
+    release,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The embedding models the gateway knows by name: what the embedded
+ * simulator answers `POST /v1/embeddings` for (with vectors of each model's
+ * size) and what `GET /v1/models` lists and labels as embedding models.
+ *
+ * The chat catalog (`catalog.ts`) is the vendor's generating models; these
+ * are the models apps call for retrieval, named as OpenAI names them, so
+ * that clients' defaults (`text-embedding-3-small`) work against the
+ * simulator unchanged.
+ *
+ * @see https://platform.openai.com/docs/guides/embeddings (models, sizes and `dimensions`)
+ */
+
+/** An embedding model: its id and the length of the vectors it returns. */
+export interface EmbeddingModelEntry {
+  /** Model id as callers send it. */
+  id: string;
+  /** Length of its vectors when the request sets no `dimensions`. */
+  dimensions: number;
+  /** Whether it shortens its vectors to a request's `dimensions` (the `text-embedding-3` models do; `ada-002` refuses the field). */
+  shortens: boolean;
+  /** Creation date for listings (ISO 8601). */
+  createdAt: string;
+}
+
+/** The embedding models of OpenAI's API, with their published vector sizes. */
+export const DEFAULT_EMBEDDING_MODELS: readonly EmbeddingModelEntry[] = [
+  { id: 'text-embedding-3-small', dimensions: 1536, shortens: true, createdAt: '2024-01-22T00:00:00Z' },
+  { id: 'text-embedding-3-large', dimensions: 3072, shortens: true, createdAt: '2024-01-22T00:00:00Z' },
+  { id: 'text-embedding-ada-002', dimensions: 1536, shortens: false, createdAt: '2022-12-16T00:00:00Z' },
+];
+
+const BY_ID: ReadonlyMap<string, EmbeddingModelEntry> = new Map(DEFAULT_EMBEDDING_MODELS.map((entry) => [entry.id, entry]));
+
+/** The known embedding model with this id, or undefined. */
+export function findEmbeddingModel(id: string): EmbeddingModelEntry | undefined {
+  return BY_ID.get(id);
+}
+
+/**
+ * Whether a model id names an embedding model: a known one, or any id with
+ * `embed` in it (`gemini-embedding-001`, `nomic-embed-text`,
+ * `mxbai-embed-large`), the word every vendor's embedding models carry.
+ * Read only to label listings; routing never depends on it.
+ */
+export function isEmbeddingModelId(id: string): boolean {
+  return BY_ID.has(id) || /embed/i.test(id);
+}
