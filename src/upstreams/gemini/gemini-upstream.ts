@@ -23,6 +23,7 @@ import { createRedactor, type Redactor } from '../../redact/redactor.js';
 import { upstreamAddresses } from '../../redact/upstream-addresses.js';
 import { upstreamSecrets } from '../../redact/upstream-secrets.js';
 import type { ChatCompletionRequest } from '../../schemas/index.js';
+import type { EmbeddingsRequest } from '../../schemas/embeddings.js';
 import { abortSourceOf } from '../../signals/abort-source.js';
 import { isUnforwardableHeader } from '../forward-headers.js';
 import { createHttpClient, hostOf, serverOf } from '../http-client.js';
@@ -38,7 +39,8 @@ import { geminiToChatResponse } from './gemini-to-chat-response.js';
 import { GeminiToChatStream } from './gemini-to-chat-stream.js';
 import type { GeminiGenerateContentResponse } from './gemini-types.js';
 import type { GeminiUpstreamOptions } from './gemini-upstream-options.js';
-import { geminiMethodPath, type GeminiPlace, geminiRoot } from './gemini-url.js';
+import { geminiToEmbeddingsResponse, toGeminiEmbedRequest } from './gemini-embeddings.js';
+import { type GeminiMethod, geminiMethodPath, type GeminiPlace, geminiRoot } from './gemini-url.js';
 import { chatErrorResponse, geminiFailureToError, readGeminiError } from './read-gemini-error.js';
 
 /** `gen_ai.provider.name` of the Gemini API on Google AI Studio (OpenTelemetry GenAI conventions). */
@@ -55,17 +57,24 @@ function isForwarded(name: string): boolean {
   return !name.startsWith('anthropic-') && !name.startsWith('openai-') && !isUnforwardableHeader(name);
 }
 
-/** The chat body of a call, with the model Google is asked for. */
-function chatBodyOf(call: UpstreamCall, name: string): ChatCompletionRequest & { model: string } {
-  if (call.operation !== 'chat.completions') {
-    throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" (Gemini) does not support ${call.operation}.`);
-  }
+/** The call's body, with the model Google is asked for; the gateway validated it (or built it by translation) before the call. */
+function bodyOf<T>(call: UpstreamCall): T & { model: string } {
   const body = requestBodyObject(call);
   if (typeof body.model !== 'string' || body.model === '') {
     throw new GatewayError('INVALID_REQUEST', '`model` is required: the Gemini model id (gemini-2.5-flash).', { param: 'model' });
   }
-  // The gateway validated the caller's body (or built it by translation) before the call.
-  return body as unknown as ChatCompletionRequest & { model: string };
+  return body as unknown as T & { model: string };
+}
+
+/** The whole JSON answer of a 2xx response. */
+async function readJson(response: UpstreamResponse, name: string): Promise<unknown> {
+  const { bytes, truncated } = await readBody(response.body, MAX_UPSTREAM_JSON_BYTES);
+  if (truncated) throw new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer larger than ${MAX_UPSTREAM_JSON_BYTES} bytes.`);
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    throw new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer that is not JSON.`);
+  }
 }
 
 function jsonResponse(json: unknown, headers: Record<string, string>): UpstreamResponse {
@@ -78,9 +87,10 @@ function jsonResponse(json: unknown, headers: Record<string, string>): UpstreamR
  * is the Gemini model id (`gemini-2.5-flash`, `gemini-3-pro-preview`).
  *
  * Operations: `chat.completions` → `POST …/models/{model}:generateContent`,
- * or `:streamGenerateContent?alt=sse` when streamed; others reject with
- * `NOT_IMPLEMENTED` (501): Gemini holds no files, and its model list is not
- * relayed. What Gemini cannot express of the chat body is left out and named
+ * or `:streamGenerateContent?alt=sse` when streamed; `embeddings` →
+ * `:embedContent` (one text) or `:batchEmbedContents` (a list), on AI
+ * Studio only; others reject with `NOT_IMPLEMENTED` (501): Gemini holds no
+ * files, and its model list is not relayed. What Gemini cannot express of the chat body is left out and named
  * in `x-modelgate-warnings`. A blocked prompt is a 400 `content_filter`;
  * Google's errors keep their status (429 and 5xx are retried and failed
  * over, 4xx are not), an invalid key is told as the 401 it is.
@@ -124,14 +134,7 @@ export function geminiUpstream(options: GeminiUpstreamOptions): Upstream {
   }
 
   async function toChatAnswer(response: UpstreamResponse, body: ChatCompletionRequest & { model: string }, call: UpstreamCall): Promise<UpstreamResponse> {
-    const { bytes, truncated } = await readBody(response.body, MAX_UPSTREAM_JSON_BYTES);
-    if (truncated) throw new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer larger than ${MAX_UPSTREAM_JSON_BYTES} bytes.`);
-    let answer: GeminiGenerateContentResponse;
-    try {
-      answer = JSON.parse(new TextDecoder().decode(bytes)) as GeminiGenerateContentResponse;
-    } catch {
-      throw new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer that is not JSON.`);
-    }
+    const answer = (await readJson(response, name)) as GeminiGenerateContentResponse;
     const headers = withoutFraming(response.headers);
     try {
       const completion = geminiToChatResponse(answer, { model: body.model, upstream: name, ...(call.sealing ? { sealSignature: call.sealing.seal } : {}) });
@@ -157,29 +160,47 @@ export function geminiUpstream(options: GeminiUpstreamOptions): Upstream {
     return { status: 200, headers: { ...headers, 'content-type': 'text/event-stream' }, body: opened.body };
   }
 
-  async function send(call: UpstreamCall): Promise<UpstreamResponse> {
-    const body = chatBodyOf(call, name);
-    const stream = call.stream === true;
-    const translation = chatToGeminiRequest(body, { model: body.model, openSignature: call.sealing?.open });
-    const { path, query } = geminiMethodPath(place, body.model, stream ? 'streamGenerateContent' : 'generateContent');
+  /** POSTs `body` to `method` on `model`, with the caller's allowed headers and the credentials. */
+  async function post(call: UpstreamCall, model: string, method: GeminiMethod, body: unknown): Promise<UpstreamResponse> {
+    const { path, query } = geminiMethodPath(place, model, method);
     const headers: Record<string, string> = {};
     for (const [header, value] of Object.entries(call.headers)) if (isForwarded(header.toLowerCase())) headers[header.toLowerCase()] = value;
     if (options.headers !== undefined) for (const [header, value] of Object.entries(options.headers)) headers[header.toLowerCase()] = value;
     Object.assign(headers, await credentials());
     headers['content-type'] = 'application/json';
-    headers.accept = stream ? 'text/event-stream' : 'application/json';
-    const response = await client.send({
-      method: 'POST',
-      path,
-      ...(query ? { query } : {}),
-      headers,
-      body: JSON.stringify(translation.request),
-      signal: abortSourceOf(call),
-    });
+    headers.accept = method === 'streamGenerateContent' ? 'text/event-stream' : 'application/json';
+    return client.send({ method: 'POST', path, ...(query ? { query } : {}), headers, body: JSON.stringify(body), signal: abortSourceOf(call) });
+  }
+
+  /** Embeddings through `embedContent` / `batchEmbedContents` (AI Studio: Vertex AI serves Gemini embeddings through another API). */
+  async function embed(call: UpstreamCall): Promise<{ response: UpstreamResponse; answer: () => Promise<UpstreamResponse> }> {
+    if (place.kind === 'vertex') throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" (Gemini on Vertex AI) does not create embeddings; route embedding models to Google AI Studio.`);
+    const body = bodyOf<EmbeddingsRequest>(call);
+    const request = toGeminiEmbedRequest(body, body.model);
+    const response = await post(call, body.model, request.method, request.body);
+    return {
+      response,
+      answer: async () => jsonResponse(geminiToEmbeddingsResponse(await readJson(response, name), body, { model: body.model, upstream: name }), withoutFraming(response.headers)),
+    };
+  }
+
+  async function generate(call: UpstreamCall): Promise<{ response: UpstreamResponse; answer: () => Promise<UpstreamResponse> }> {
+    const body = bodyOf<ChatCompletionRequest>(call);
+    const stream = call.stream === true;
+    const translation = chatToGeminiRequest(body, { model: body.model, openSignature: call.sealing?.open });
+    const response = await post(call, body.model, stream ? 'streamGenerateContent' : 'generateContent', translation.request);
+    const answer = async () => withWarnings(stream ? await toChatStream(response, body, call) : await toChatAnswer(response, body, call), translation.warnings);
+    return { response, answer };
+  }
+
+  async function send(call: UpstreamCall): Promise<UpstreamResponse> {
+    if (call.operation !== 'chat.completions' && call.operation !== 'embeddings') {
+      throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" (Gemini) does not support ${call.operation}.`);
+    }
+    const { response, answer } = call.operation === 'embeddings' ? await embed(call) : await generate(call);
     try {
       if (response.status < 200 || response.status >= 300) return await toChatError(response);
-      const answer = stream ? await toChatStream(response, body, call) : await toChatAnswer(response, body, call);
-      return withWarnings(answer, translation.warnings);
+      return await answer();
     } catch (error) {
       (response.body as { destroy?: () => void }).destroy?.();
       throw isGatewayError(error) ? error : new GatewayError('UPSTREAM_ERROR', `Upstream "${name}" sent an answer that could not be read.`);
