@@ -87,6 +87,8 @@ export type { AwsCredentials, AwsCredentialProvider } from './upstreams/bedrock/
 export { vertexUpstream } from './upstreams/vertex/vertex-upstream.js';
 export type { VertexUpstreamOptions } from './upstreams/vertex/vertex-upstream-options.js';
 export type { GoogleAuthLike, VertexToken, VertexTokenProvider } from './upstreams/vertex/vertex-auth.js';
+export { geminiUpstream } from './upstreams/gemini/gemini-upstream.js';
+export type { GeminiUpstreamOptions, GeminiVertexOptions } from './upstreams/gemini/gemini-upstream-options.js';
 export type { UpstreamTimeouts, UpstreamPoolOptions } from './upstreams/upstream-transport-options.js';
 export { createRouter } from './routing/routes.js';
 export type { Route, ModelMatcher, ModelRename, FallbackTarget, ResolvedRoute, Router } from './routing/routes.js';

@@ -75,6 +75,11 @@ export const SCENARIOS = {
     label: 'messages stream, 50 events, Bedrock upstream', type: 'stream', endpoint: 'messages', model: 'vendora-sonnet-4-5', prefix: '', end: MESSAGES_STREAM.endMarker,
     body: () => smallMessages('vendora-sonnet-4-5', { stream: true }),
   },
+  // A chat stream from Gemini's native API: its SSE chunks translated into chat chunks inside the upstream.
+  'gemini-stream-50': {
+    label: 'chat stream, 50 events, Gemini upstream', type: 'stream', endpoint: 'chat', model: 'gemini-bench-s50', prefix: '', end: CHAT_STREAM.endMarker,
+    body: () => smallChat('gemini-bench-s50', { stream: true }),
+  },
   'stream-5000-translated': {
     label: 'chat stream, 5,000 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-haiku-4-5', prefix: '/sse/5000/0', end: CHAT_STREAM.endMarker,
     body: () => smallChat('vendora-haiku-4-5', { stream: true }),

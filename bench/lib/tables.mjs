@@ -55,6 +55,8 @@ export const TABLES = {
       row('messages-format upstream (passthrough), messages stream of 50 events', 'cpuPerEvent', ['modelgate-node', 'messages-stream-50'], ['bare-node', 'messages-stream-50']),
       row('Bedrock upstream (SigV4, event stream → SSE) vs messages-format upstream, messages stream of 50 events', 'cpuPerReq', ['modelgate-node', 'bedrock-stream-50'], ['modelgate-node', 'messages-stream-50']),
       row('Bedrock upstream (SigV4, event stream → SSE) vs messages-format upstream, messages stream of 50 events', 'cpuPerEvent', ['modelgate-node', 'bedrock-stream-50'], ['modelgate-node', 'messages-stream-50']),
+      row('Gemini upstream (native SSE → chat chunks) vs chat-format upstream (passthrough), chat stream of 50 events', 'cpuPerReq', ['modelgate-node', 'gemini-stream-50'], ['modelgate-node', 'stream-50']),
+      row('Gemini upstream (native SSE → chat chunks) vs chat-format upstream (passthrough), chat stream of 50 events', 'cpuPerEvent', ['modelgate-node', 'gemini-stream-50'], ['modelgate-node', 'stream-50']),
       row('limits in memory (requests + concurrency), non-streamed', 'cpuPerReq', ['modelgate-node-limits', 'chat'], ['modelgate-node', 'chat']),
       row('limits on Redis (requests + concurrency), non-streamed', 'cpuPerReq', ['modelgate-node-limits-redis', 'chat'], ['modelgate-node', 'chat']),
       ...[
@@ -101,6 +103,7 @@ export const TABLES = {
       row('chat stream', 'cpuPerEvent', ['modelgate-node', 'stream-50'], ['bare-node', 'stream-50']),
       row('translated chat stream', 'cpuPerEvent', ['modelgate-node', 'stream-50-translated'], ['bare-node', 'stream-50']),
       row('Bedrock stream', 'cpuPerEvent', ['modelgate-node', 'bedrock-stream-50'], ['modelgate-node', 'messages-stream-50']),
+      row('Gemini stream', 'cpuPerEvent', ['modelgate-node', 'gemini-stream-50'], ['modelgate-node', 'stream-50']),
       row('Responses request, chat upstream', 'cpuPerReq', ['modelgate-node', 'responses'], ['modelgate-node', 'chat']),
       row('Responses stream, messages upstream', 'cpuPerEvent', ['modelgate-node', 'responses-stream-5000-translated'], ['modelgate-node', 'stream-50-translated']),
       row('slow streams', 'memPerStream', ['modelgate-node', 'slow-streams'], ['bare-node', 'slow-streams']),

@@ -82,6 +82,21 @@ export const MESSAGES_STREAM = {
   endMarker: 'message_stop',
 };
 
+const geminiChunk = (parts, extra = {}) => `data: ${JSON.stringify({
+  candidates: [{ content: { parts, role: 'model' }, index: 0, ...extra }],
+  usageMetadata: { promptTokenCount: 210, totalTokenCount: 210 },
+  modelVersion: 'gemini-2.5-flash',
+  responseId: 'bench-gemini-0000000000',
+})}\r\n\r\n`;
+
+/** A Gemini `streamGenerateContent?alt=sse` stream (CRLF line ends, as Google sends them), translated by the gateway into chat chunks. */
+export const GEMINI_STREAM = {
+  head: Buffer.from(geminiChunk([{ text: 'A' }])),
+  body: Buffer.from(geminiChunk([{ text: ' token' }])),
+  tail: Buffer.from(geminiChunk([{ text: '.' }], { finishReason: 'STOP' })),
+  endMarker: '[DONE]',
+};
+
 /**
  * The event a Responses stream ends with. It carries the whole Response
  * (all the streamed text), so the stream client looks for it at the start

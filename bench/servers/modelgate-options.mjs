@@ -12,11 +12,12 @@
  *   vendora-opus-4-6     messages upstream, fast stream of 50 events (chat → translated)
  *   vendora-haiku-4-5    messages upstream, fast stream of 5,000 events (chat → translated)
  *   vendora-sonnet-4-5   Bedrock upstream (SigV4, example credentials) as `bench-bedrock-s50`: event stream of 50 events
+ *   gemini-bench-s50     Gemini upstream (AI Studio's native API) as `bench-gemini-s50`: SSE of 50 chunks, translated to chat chunks
  *
  * `BENCH_LIMITS=memory|redis` adds limits that admit every request (requests
  * per minute and concurrent calls per key), in memory or in the Redis at `REDIS_URL`.
  */
-import { bedrockUpstream, messagesUpstream, openAICompatible, redisLimitStore } from '../../dist/index.js';
+import { bedrockUpstream, geminiUpstream, messagesUpstream, openAICompatible, redisLimitStore } from '../../dist/index.js';
 import { ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD } from '../lib/wire-bodies.mjs';
 
 const LIMIT_RULES = [{ requests: { limit: 1e12 }, concurrent: 1e9 }];
@@ -36,6 +37,7 @@ export const STREAM_SIZES = [50, 5000];
 export const SLOW_SIZES = [3, 30, 50];
 export const TRANSLATED_STREAMS = { 'vendora-opus-4-6': 50, 'vendora-haiku-4-5': 5000 };
 export const BEDROCK_STREAMS = { 'vendora-sonnet-4-5': 50 };
+export const GEMINI_STREAMS = { 'gemini-bench-s50': 50 };
 // AWS's documentation example keys: the stub does not check signatures, the signing is what is measured.
 const BEDROCK_CREDENTIALS = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 
@@ -43,6 +45,7 @@ export function gatewayOptions(stub = process.env.STUB) {
   const chat = (prefix) => openAICompatible({ baseURL: `${stub}${prefix}/v1`, apiKey: 'sk-upstream', name: 'stub-chat' });
   const messages = (prefix) => messagesUpstream({ baseURL: `${stub}${prefix}`, apiKey: 'sk-upstream', name: 'stub-messages' });
   const bedrock = bedrockUpstream({ region: 'us-east-1', endpoint: stub, credentials: BEDROCK_CREDENTIALS, name: 'stub-bedrock' });
+  const gemini = geminiUpstream({ apiKey: 'bench-gemini-key', baseURL: stub, name: 'stub-gemini' });
   const routes = [
     { match: 'gpt-bench', upstream: chat('') },
     ...STREAM_SIZES.map((n) => ({ match: `gpt-bench-s${n}`, upstream: chat(`/sse/${n}/0`) })),
@@ -52,6 +55,7 @@ export function gatewayOptions(stub = process.env.STUB) {
     { match: 'vendora-sonnet-4-6', upstream: messages('') },
     ...Object.entries(TRANSLATED_STREAMS).map(([model, n]) => ({ match: model, upstream: messages(`/sse/${n}/0`) })),
     ...Object.entries(BEDROCK_STREAMS).map(([model, n]) => ({ match: model, upstream: bedrock, model: `bench-bedrock-s${n}` })),
+    ...Object.entries(GEMINI_STREAMS).map(([model, n]) => ({ match: model, upstream: gemini, model: `bench-gemini-s${n}` })),
   ];
   return { auth: { keys: [BENCH_KEY] }, routes, ...(limits ? { limits } : {}) };
 }

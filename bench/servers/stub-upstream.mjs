@@ -6,6 +6,7 @@
  *   [/sse/<events>/<intervalMs>]/v1/chat/completions   chat format
  *   [/sse/<events>/<intervalMs>]/v1/messages           messages format
  *   /model/<id>-s<events>/invoke-with-response-stream  Bedrock event stream (fast, never signed-checked)
+ *   /v1beta/models/<id>-s<events>:streamGenerateContent  Gemini SSE (fast, the key never checked)
  * Without the `/sse/...` prefix the answer is one JSON body. With it, an SSE
  * stream of `<events>` content events (plus the format's opening and closing
  * events); interval 0 writes them as fast as the socket takes them, in
@@ -19,17 +20,19 @@
  * Run as a process: `PORT=0 node bench/servers/stub-upstream.mjs` (prints `PORT <n>`).
  */
 import { createServer } from 'node:http';
-import { CHAT_JSON, CHAT_STREAM, MESSAGES_JSON, MESSAGES_STREAM } from '../lib/wire-bodies.mjs';
+import { CHAT_JSON, CHAT_STREAM, GEMINI_STREAM, MESSAGES_JSON, MESSAGES_STREAM } from '../lib/wire-bodies.mjs';
 import { announce } from './announce.mjs';
 import { BEDROCK_STREAM, BEDROCK_STREAM_HEAD } from './bedrock-frames.mjs';
 
 const BATCH = 16;
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': 'req_stub' };
-const batches = new Map([CHAT_STREAM, MESSAGES_STREAM, BEDROCK_STREAM].map((s) => [s, Buffer.concat(Array(BATCH).fill(s.body))]));
+const batches = new Map([CHAT_STREAM, MESSAGES_STREAM, BEDROCK_STREAM, GEMINI_STREAM].map((s) => [s, Buffer.concat(Array(BATCH).fill(s.body))]));
 
 function parsePath(url) {
   const bedrock = /^\/model\/[^/]*-s(\d+)\/invoke-with-response-stream$/.exec(url);
   if (bedrock) return { format: 'bedrock', stream: true, events: Number(bedrock[1]), intervalMs: 0 };
+  const gemini = /^\/v1beta\/models\/[^/:]*-s(\d+):streamGenerateContent(?:\?|$)/.exec(url);
+  if (gemini) return { format: 'gemini', stream: true, events: Number(gemini[1]), intervalMs: 0 };
   let rest = url;
   let events = 0;
   let intervalMs = 0;
@@ -107,7 +110,7 @@ function answer(req, res) {
     return;
   }
   res.writeHead(200, format === 'bedrock' ? BEDROCK_STREAM_HEAD : SSE_HEAD);
-  const parts = format === 'chat' ? CHAT_STREAM : format === 'messages' ? MESSAGES_STREAM : BEDROCK_STREAM;
+  const parts = { chat: CHAT_STREAM, messages: MESSAGES_STREAM, bedrock: BEDROCK_STREAM, gemini: GEMINI_STREAM }[format];
   if (intervalMs === 0) fastStream(res, parts, events);
   else slowStream(res, parts, events, intervalMs);
 }

@@ -17,6 +17,7 @@
  * | `ANTHROPIC_VERTEX_PROJECT_ID`, `CLOUD_ML_REGION`, `GOOGLE_OAUTH_ACCESS_TOKEN`, `ANTHROPIC_VERTEX_BASE_URL` | unset | Vertex: project and region (required), token (else Application Default Credentials), endpoint |
  * | `MODELGATE_MODEL_MAP` | unset | JSON object: gateway model id → platform model id or inference profile, for the twelve |
  * | `AZURE_OPENAI_ENDPOINT`, `AZURE_OPENAI_API_KEY`, `OPENAI_API_VERSION` | unset | Azure OpenAI for every other model instead of `UPSTREAM_OPENAI_*` (API version default `v1`) |
+ * | `UPSTREAM_GEMINI_API_KEY`, `UPSTREAM_GEMINI_BASE_URL` | unset | Gemini (Google AI Studio's native API) for every `gemini-*` model, on every interface (see `gemini-from-env.ts`) |
  *
  * An upstream family is configured when its base URL or its key is set; a
  * key alone uses the vendor's public base URL. With neither family set, the
@@ -50,6 +51,7 @@ import { ConfigError } from './config-error.js';
 import { type UpstreamFamily, UPSTREAM_VARIABLES } from './upstream-variables.js';
 import { azureFromEnv, messagesPlatformFromEnv, modelMapFromEnv } from './cloud-from-env.js';
 import { assertChatBaseURLVersion, upstreamOrRefuse } from './upstream-base-url.js';
+import { geminiFromEnv } from './gemini-from-env.js';
 
 export { ConfigError } from './config-error.js';
 export { UPSTREAM_VARIABLES } from './upstream-variables.js';
@@ -179,6 +181,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   const vendor = readUpstream(env, 'ANTHROPIC', DEFAULT_ANTHROPIC_BASE_URL, base);
   const platform = messagesPlatformFromEnv(env);
   const azure = azureFromEnv(env);
+  const gemini = geminiFromEnv(env, base);
   if (platform && vendor) {
     throw new ConfigError(`MODELGATE_MESSAGES_UPSTREAM=${platform.platform} and ${UPSTREAM_VARIABLES.ANTHROPIC.baseURL} / ${UPSTREAM_VARIABLES.ANTHROPIC.apiKey} both choose the upstream of the twelve: unset one of them.`);
   }
@@ -187,7 +190,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   }
   const modelMap = modelMapFromEnv(env, DEFAULT_CATALOG);
   const clientNotes = clientVariableNotes(env);
-  if (!chat && !vendor && !platform && !azure) {
+  if (!chat && !vendor && !platform && !azure && !gemini) {
     if (modelMap) throw new ConfigError('MODELGATE_MODEL_MAP renames the twelve for a platform: set MODELGATE_MESSAGES_UPSTREAM (or UPSTREAM_ANTHROPIC_*) too, or unset it.');
     return withLimits({
       ...base,
@@ -196,7 +199,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
     });
   }
 
-  const notes: string[] = [...clientNotes];
+  const notes: string[] = [...clientNotes, ...(gemini ? [gemini.note] : [])];
   // Created only when a family has no real upstream.
   let simulator: ReturnType<typeof createSimulator> | undefined;
   const simulated = () => (simulator ??= createSimulator());
@@ -231,6 +234,7 @@ export function configFromEnv(env: Env = process.env): ExampleConfig {
   if (modelMap) notes.push(`MODELGATE_MODEL_MAP: ${Object.entries(modelMap).map(([from, to]) => `${from} → ${to}`).join(', ')}.`);
   const routes: Route[] = [
     { match: (model) => DEFAULT_CATALOG.has(model), upstream: messages, ...(modelMap ? { model: (model: string) => modelMap[model] ?? model } : {}) },
+    ...(gemini ? [gemini.route] : []),
     { match: '*', upstream: chatUpstream },
   ];
   return withLimits({

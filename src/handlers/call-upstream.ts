@@ -25,7 +25,7 @@ import { createTargetGate, type TargetGate } from '../routing/target-gate.js';
 import { credentialScope } from '../routing/credential-scope.js';
 import type { AttemptHealth } from '../routing/health.js';
 import { overloadedError, SHUT_DOWN_WAITING } from '../routing/overloaded.js';
-import type { Upstream, UpstreamCall, UpstreamOperation, UpstreamResponse } from '../upstreams/upstream.js';
+import type { Upstream, UpstreamCall, UpstreamOperation, UpstreamResponse, UpstreamSealing } from '../upstreams/upstream.js';
 import { type RequestDeadline, startDeadline } from '../signals/request-deadline.js';
 
 export type { CallPlan } from '../routing/call-plan.js';
@@ -45,6 +45,7 @@ class LightUpstreamCall extends LightSignalHolder implements UpstreamCall {
   declare body?: unknown;
   declare rawBody?: Uint8Array;
   declare callerKey?: string;
+  declare sealing?: UpstreamSealing;
 
   constructor(plan: CallPlan, headers: Record<string, string>, deadline: AbortSource, callerKey: string | undefined) {
     super();
@@ -55,6 +56,7 @@ class LightUpstreamCall extends LightSignalHolder implements UpstreamCall {
     if (plan.rawBody !== undefined) this.rawBody = plan.rawBody;
     else this.body = plan.body;
     if (callerKey !== undefined) this.callerKey = callerKey;
+    if (plan.sealing !== undefined) this.sealing = plan.sealing;
   }
 }
 

@@ -18,6 +18,7 @@ import { sendOrReplay } from '../cache/cached-send.js';
 import { modelsOnMessages } from './models-on-messages.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
+import { sealingFor } from './plan-sealing.js';
 
 interface MessagesPlan extends CallPlan {
   translated: boolean;
@@ -39,7 +40,7 @@ function planMessagesCall(ctx: GatewayContext, runtime: GatewayRuntime, body: Me
     dropUnsupportedParams: runtime.options.dropUnsupportedParams === true,
   });
   for (const warning of translation.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
-  return { target, operation: 'chat.completions', stream, translated: true, body: translation.request };
+  return { target, operation: 'chat.completions', stream, translated: true, body: translation.request, sealing: sealingFor(ctx, runtime, body.model) };
 }
 
 export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {

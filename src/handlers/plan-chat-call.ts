@@ -13,6 +13,7 @@ import { chatToMessagesRequest } from '../translate/chat-to-messages-request.js'
 import type { CallPlan } from './call-upstream.js';
 import { needsStreamUsage, withStreamUsage } from './hide-stream-usage.js';
 import { wantsUsage } from './report-usage.js';
+import { sealingFor } from './plan-sealing.js';
 
 /** A plan plus what the response translation needs. */
 export interface ChatPlan extends CallPlan {
@@ -30,7 +31,7 @@ export function planChatCall(ctx: GatewayContext, runtime: GatewayRuntime, body:
     const hideUsage = needsStreamUsage(body, wantsUsage(runtime));
     let sent = renamed ? { ...body, model: target.model } : body;
     if (hideUsage) sent = withStreamUsage(sent);
-    const plan: ChatPlan = { target, operation: 'chat.completions', stream, translated: false, body: sent };
+    const plan: ChatPlan = { target, operation: 'chat.completions', stream, translated: false, body: sent, sealing: sealingFor(ctx, runtime, body.model) };
     if (hideUsage) plan.hideUsage = true;
     else if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
     return plan;

@@ -30,6 +30,7 @@ import { type ChatPlan, planChatCall } from './plan-chat-call.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { requestPivot } from './responses-pivot.js';
+import { sealingFor } from './plan-sealing.js';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
@@ -53,7 +54,7 @@ function withoutThinkingBlocks(request: ChatCompletionRequest): ChatCompletionRe
 function planResponsesCall(ctx: GatewayContext, runtime: GatewayRuntime, request: ChatCompletionRequest, target: RouteTarget): ChatPlan {
   if (target.upstream.format === 'chat') {
     const body = withoutThinkingBlocks(target.model === request.model ? request : { ...request, model: target.model });
-    return { target, operation: 'chat.completions', stream: request.stream === true, translated: false, body };
+    return { target, operation: 'chat.completions', stream: request.stream === true, translated: false, body, sealing: sealingFor(ctx, runtime, request.model) };
   }
   let sent = request;
   if (request.reasoning_effort != null && lacksRequiredThinking(request)) {

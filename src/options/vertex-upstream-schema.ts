@@ -10,10 +10,10 @@ import type { GoogleAuthLike, VertexTokenProvider } from '../upstreams/vertex/ve
 import { type Assert, either, got, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
 import { baseURLSchema, dispatcherSchema, headersSchema, poolSchema, timeoutsSchema } from './upstream-schema.js';
 
-/** `global`, `us`, `eu`, or a region such as `us-east5` or `europe-west1`. */
-const LOCATION = /^(?:global|us|eu|[a-z]+-[a-z]+\d+)$/;
+/** `global`, `us`, `eu`, or a region such as `us-east5` or `europe-west1`. @internal */
+export const VERTEX_LOCATION = /^(?:global|us|eu|[a-z]+-[a-z]+\d+)$/;
 
-const regionSchema = text({ expected: 'a Vertex AI location such as "global" or "us-east5"', env: 'CLOUD_ML_REGION' }).regex(LOCATION, {
+const regionSchema = text({ expected: 'a Vertex AI location such as "global" or "us-east5"', env: 'CLOUD_ML_REGION' }).regex(VERTEX_LOCATION, {
   error: (issue) => `is not a Vertex AI location (got ${JSON.stringify(issue.input)}): give "global", "us", "eu", or a region such as "us-east5" or "europe-west1"`,
 });
 

@@ -9,6 +9,7 @@ import type { GatewayOptions } from '../gateway-options.js';
 import type { Redactor } from '../redact/redactor.js';
 import { DEFAULT_RESPONSE_STORE_RETRY_MS, DEFAULT_RESPONSE_STORE_TIMEOUT_MS, GuardedResponseStore } from './guarded-response-store.js';
 import { createReasoningSeal, type ReasoningSeal } from './reasoning-envelope.js';
+import { createSignatureSeal, type SignatureSeal } from './thought-signature-seal.js';
 import type { ResponseStore } from './response-store.js';
 import { logStoreFailure, RESPONSE_STORE_CONSEQUENCE } from '../log-store-failure.js';
 
@@ -18,6 +19,8 @@ export interface ResponsesRuntime {
   /** `responses.onStoreError`: whether a request to store is answered (`'open'`) or refused while the store is down. */
   readonly onStoreError: 'open' | 'closed';
   readonly seal: ReasoningSeal;
+  /** Seals what chat-format upstreams hand clients to carry back (Gemini's thought signatures), with the same secrets. */
+  readonly signatures: SignatureSeal;
   readonly builtInTools: 'drop' | 'reject';
 }
 
@@ -34,6 +37,7 @@ export function createResponsesRuntime(options: GatewayOptions, redactor: Redact
     store,
     onStoreError: responses?.onStoreError ?? 'open',
     seal: createReasoningSeal(responses?.reasoningSecret),
+    signatures: createSignatureSeal(responses?.reasoningSecret),
     builtInTools: responses?.builtInTools ?? 'drop',
   };
 }

@@ -3,7 +3,7 @@
  * build and observability describes.
  */
 import type { RouteTarget } from './route-types.js';
-import type { UpstreamOperation } from '../upstreams/upstream.js';
+import type { UpstreamOperation, UpstreamSealing } from '../upstreams/upstream.js';
 
 /** What to send to one target. */
 export interface CallPlan {
@@ -14,4 +14,6 @@ export interface CallPlan {
   /** The caller's bytes, when they pass through unchanged. */
   rawBody?: Uint8Array;
   stream: boolean;
+  /** Seals what the upstream hands the caller to send back (bound to the caller and model); chat-format targets only. */
+  sealing?: UpstreamSealing;
 }

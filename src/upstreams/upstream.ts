@@ -25,6 +25,19 @@ export type UpstreamOperation =
   | 'files.content'
   | 'files.delete';
 
+/**
+ * Seals text an upstream hands a client (a Gemini thought signature inside a
+ * tool-call id) so that it comes back unaltered, and opens it only for the
+ * same caller and model: the gateway binds both before the call, so the
+ * upstream never needs to know who calls.
+ */
+export interface UpstreamSealing {
+  /** Sealed text, safe to give the client: only this gateway (for this caller and model) can read it. */
+  seal(text: string): string;
+  /** The text sealed by `seal`; `undefined` for anything else (another caller's or model's, altered, forged). Never throws. */
+  open(sealed: string): string | undefined;
+}
+
 /** One call to an upstream. */
 export interface UpstreamCall {
   operation: UpstreamOperation;
@@ -56,6 +69,12 @@ export interface UpstreamCall {
   callerKey?: string;
   /** Aborted when the client goes away or a time-out fires. */
   signal: AbortSignal;
+  /**
+   * Seals what the upstream needs back on the caller's next turn, bound to
+   * the caller and the model they named. Set by the gateway on calls of
+   * chat-format upstreams; optional for an upstream of your own.
+   */
+  sealing?: UpstreamSealing;
 }
 
 /** An upstream's answer: status, headers and the body as it arrives. */

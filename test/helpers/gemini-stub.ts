@@ -3,7 +3,9 @@
  * the native wire format: `POST /v1beta/models/{model}:generateContent`,
  * `:streamGenerateContent?alt=sse` (chunks as `data: <json>` with CRLF line
  * ends, as Google sends them), `:embedContent` and `:batchEmbedContents`,
- * each checked for its `x-goog-api-key` and its body, answering scripted
+ * each checked for its `x-goog-api-key` and its body (and the same methods
+ * on Vertex AI's path, `POST /v1/projects/{project}/locations/{region}/publishers/google/models/{model}:…`,
+ * checked for a Bearer token instead), answering scripted
  * replies (the fixtures of test/fixtures/gemini) or a default answer, and
  * Google's error envelope `{"error":{"code","message","status","details"}}`.
  *
@@ -25,6 +27,7 @@ export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 
 const GENERATE_FIELDS = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings', 'cachedContent', 'labels']);
 const PATH = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
+const VERTEX_PATH = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/google\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
 
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents';
 
@@ -38,6 +41,8 @@ export interface GeminiRequest {
   json?: Record<string, unknown>;
   model?: string;
   method?: GeminiMethod;
+  /** The project and location of a call on the Vertex AI path. */
+  vertex?: { projectId: string; region: string };
   /** Why the stub refused the request, if it did. */
   problem?: string;
 }
@@ -59,6 +64,8 @@ export interface GeminiStub {
   embedScript: GeminiReply[];
   /** API keys accepted. */
   keys: Set<string>;
+  /** Bearer tokens accepted on the Vertex AI path. */
+  tokens: Set<string>;
   /** Thought signatures the stub sent (from replies) and so accepts back. */
   signatures: Set<string>;
   close(): Promise<void>;
@@ -248,6 +255,17 @@ function answer(stub: GeminiStub, res: ServerResponse, request: GeminiRequest, b
 function check(stub: GeminiStub, request: GeminiRequest, method: string | undefined): Refusal | undefined {
   if (method !== 'POST') return new Refusal(405, 'INVALID_ARGUMENT', 'POST only');
   const url = new URL(request.url, 'http://stub');
+  const onVertex = VERTEX_PATH.exec(url.pathname);
+  if (onVertex) {
+    request.vertex = { projectId: decodeURIComponent(onVertex[1]!), region: decodeURIComponent(onVertex[2]!) };
+    request.model = decodeURIComponent(onVertex[3]!);
+    request.method = onVertex[4] as GeminiMethod;
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer === undefined || !stub.tokens.has(bearer)) {
+      return new Refusal(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+    }
+    return checkBody(stub, request, url);
+  }
   const match = PATH.exec(url.pathname);
   if (!match) return new Refusal(404, 'NOT_FOUND', `no such path ${url.pathname}`);
   request.model = decodeURIComponent(match[1]!);
@@ -259,14 +277,18 @@ function check(stub: GeminiStub, request: GeminiRequest, method: string | undefi
       { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
     ]);
   }
-  if (request.method === 'streamGenerateContent' && url.searchParams.get('alt') !== 'sse') return invalid('the stub streams with alt=sse only');
-  if (request.json === undefined) return invalid('Invalid JSON payload received.');
-  if (request.method === 'generateContent' || request.method === 'streamGenerateContent') return checkGenerate(request.json, request.model, stub.signatures);
-  return checkEmbed(request.json, request.model, request.method);
+  return checkBody(stub, request, url);
 }
 
-/** Starts the stub; `keys` are the API keys it accepts. */
-export async function startGeminiStub(init: { keys?: string[] } = {}): Promise<GeminiStub> {
+function checkBody(stub: GeminiStub, request: GeminiRequest, url: URL): Refusal | undefined {
+  if (request.method === 'streamGenerateContent' && url.searchParams.get('alt') !== 'sse') return invalid('the stub streams with alt=sse only');
+  if (request.json === undefined) return invalid('Invalid JSON payload received.');
+  if (request.method === 'generateContent' || request.method === 'streamGenerateContent') return checkGenerate(request.json, request.model!, stub.signatures);
+  return checkEmbed(request.json, request.model!, request.method!);
+}
+
+/** Starts the stub; `keys` are the API keys it accepts, `tokens` the Bearer tokens of its Vertex AI path. */
+export async function startGeminiStub(init: { keys?: string[]; tokens?: string[] } = {}): Promise<GeminiStub> {
   const sockets = new Set<Socket>();
   const stub: GeminiStub = {
     baseURL: '',
@@ -274,6 +296,7 @@ export async function startGeminiStub(init: { keys?: string[] } = {}): Promise<G
     script: [],
     embedScript: [],
     keys: new Set(init.keys ?? []),
+    tokens: new Set(init.tokens ?? []),
     signatures: new Set(),
     close: async () => {
       for (const socket of sockets) socket.destroy();

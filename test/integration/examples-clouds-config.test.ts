@@ -173,3 +173,25 @@ describe('configFromEnv with AZURE_OPENAI_ENDPOINT', () => {
     expect((caught as Error).message).not.toContain(SECRETS.AZURE_OPENAI_API_KEY);
   });
 });
+
+describe('configFromEnv with UPSTREAM_GEMINI_API_KEY', () => {
+  const GEMINI = { UPSTREAM_GEMINI_API_KEY: 'AIzaSy-fake-gemini-key-77' };
+
+  it('routes gemini-* to Gemini (chat format, gcp.gemini, served on messages too) before the catch-all', () => {
+    const routes = configFromEnv(GEMINI).options.routes ?? [];
+    expect(routes).toHaveLength(3);
+    expect(routes[1]).toMatchObject({ match: 'gemini-*', serveMessages: true, upstream: { name: 'gemini', format: 'chat', provider: 'gcp.gemini' } });
+    expect(routes[2]).toMatchObject({ match: '*', upstream: { name: 'simulator:chat' } });
+  });
+
+  it('names where Gemini is reached, never the key', () => {
+    const text = printed({ ...GEMINI, UPSTREAM_GEMINI_BASE_URL: 'http://127.0.0.1:9911' });
+    expect(text).toContain('The gemini-* models → http://127.0.0.1:9911');
+    expect(text).not.toContain(GEMINI.UPSTREAM_GEMINI_API_KEY);
+  });
+
+  it('refuses a base URL without a key, and one with the API version', () => {
+    expect(() => configFromEnv({ UPSTREAM_GEMINI_BASE_URL: 'https://generativelanguage.googleapis.com' })).toThrow(/UPSTREAM_GEMINI_BASE_URL is set without UPSTREAM_GEMINI_API_KEY/);
+    expect(() => configFromEnv({ ...GEMINI, UPSTREAM_GEMINI_BASE_URL: 'https://generativelanguage.googleapis.com/v1beta' })).toThrow(ConfigError);
+  });
+});

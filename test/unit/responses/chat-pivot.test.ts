@@ -11,6 +11,7 @@ import { chatPivotOf } from '../../../src/responses/chat-pivot.js';
 import { createReasoningSeal } from '../../../src/responses/reasoning-envelope.js';
 import type { ResponseItem } from '../../../src/responses/response-store.js';
 import type { ResponsesRuntime } from '../../../src/responses/responses-runtime.js';
+import { createSignatureSeal } from '../../../src/responses/thought-signature-seal.js';
 import type { ResponsesRequest } from '../../../src/schemas/responses-request.js';
 import type { ChatThinkingBlock } from '../../../src/translate/messages-to-chat-response.js';
 import { message, storedResponse } from '../../helpers/response-store-contract.js';
@@ -29,7 +30,7 @@ const reasoningItem = (id: string, sealed: string | null): ResponseItem => ({ id
 
 beforeEach(() => {
   store = memoryResponseStore();
-  runtime = { store, onStoreError: 'open', seal, builtInTools: 'drop' };
+  runtime = { store, onStoreError: 'open', seal, signatures: createSignatureSeal(), builtInTools: 'drop' };
 });
 
 async function pivotFor(owner: string, body: Record<string, unknown>) {
