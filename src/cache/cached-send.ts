@@ -22,6 +22,7 @@ import { startDeadline } from '../signals/request-deadline.js';
 import { parseCachedAnswer } from './cached-answer.js';
 import { createCacheFill } from './cache-fill.js';
 import { cacheKey } from './cache-key.js';
+import { keyHeaders } from './key-headers.js';
 import { parseRequestCacheControl } from './cache-control.js';
 import { decideCache } from './cache-policy.js';
 import type { CacheRuntime } from './cache-runtime.js';
@@ -136,7 +137,7 @@ export async function sendOrReplay<P extends CallPlan>(
     api,
     body,
     scope: scopeOf(ctx, cache, route),
-    target: cache.keyTarget(route),
+    target: { route: cache.keyTarget(route), headers: keyHeaders(ctx, route) ?? null },
     ...(api === 'responses' ? { openReasoning: (text: string) => runtime.responses.seal.open(text, { principal, model }) } : {}),
   });
   const token = randomUUID();
