@@ -174,7 +174,7 @@ export async function sendOrReplay<P extends CallPlan>(
     }
   }
   ctx.cache = { result: 'miss' };
-  const fill = createCacheFill({ key, store: cache.store, ttlSeconds: cache.settings.ttlSeconds, token, locked, lead, isPrimary: primaryOf(route) });
+  const fill = createCacheFill({ key, store: cache.store, ttlSeconds: cache.settings.ttlSeconds, token, locked, lead, isPrimary: primaryOf(route), client });
   let sent: SentCall<P>;
   try {
     sent = await sendPlans(ctx, plans, parentSignal, timeoutMs);
