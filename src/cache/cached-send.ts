@@ -22,6 +22,7 @@ import { startDeadline } from '../signals/request-deadline.js';
 import { parseCachedAnswer } from './cached-answer.js';
 import { createCacheFill } from './cache-fill.js';
 import { cacheKey } from './cache-key.js';
+import { keyHeaders } from './key-headers.js';
 import { parseRequestCacheControl } from './cache-control.js';
 import { decideCache } from './cache-policy.js';
 import type { CacheRuntime } from './cache-runtime.js';
@@ -37,12 +38,24 @@ const API_OF_ENDPOINT: Readonly<Record<string, CacheApi>> = {
   'responses.create': 'responses',
 };
 
-/** Who may be served an entry: `'shared'`, or the principal (and, on `keyPassthrough` routes, the caller's own key). */
+/**
+ * Who may be served an entry: every caller (`'shared'`) or the principal;
+ * on `keyPassthrough` routes, only callers of the same key either way, since
+ * there the upstream, not the gateway, decides who may have an answer (a
+ * key it refuses must not be answered from another key's entry). Encoded as
+ * a JSON list, so no principal id can spell another scope.
+ */
 function scopeOf(ctx: GatewayContext, cache: CacheRuntime, route: ResolvedRoute): string {
-  if (cache.settings.scope === 'shared') return 'shared';
-  // Prefixed, so a principal whose id is "shared" never meets the shared entries.
-  const principal = `principal:${ctx.principal?.id ?? ''}`;
-  return route.keyPassthrough && ctx.credential !== undefined ? `${principal}:${credentialScope(ctx.credential)}` : principal;
+  const scope: string[] = cache.settings.scope === 'shared' ? ['shared'] : ['principal', ctx.principal?.id ?? ''];
+  if (route.keyPassthrough && ctx.credential !== undefined) scope.push(credentialScope(ctx.credential));
+  return JSON.stringify(scope);
+}
+
+/** What of the route goes into the key: its targets, and the caller headers its upstreams are sent (when any). */
+function keyTargetOf(ctx: GatewayContext, cache: CacheRuntime, route: ResolvedRoute): unknown {
+  const target = cache.keyTarget(route);
+  const headers = keyHeaders({ forwarding: ctx.forwarding, headers: ctx.request.headers, upstreams: route.targets.map((each) => each.upstream) });
+  return headers.length === 0 ? target : { route: target, headers };
 }
 
 /** Whether a chat stream replayed for `plan` ends with its usage chunk (the caller's `include_usage`, or the gateway's own for `onUsage`). */
@@ -136,7 +149,7 @@ export async function sendOrReplay<P extends CallPlan>(
     api,
     body,
     scope: scopeOf(ctx, cache, route),
-    target: cache.keyTarget(route),
+    target: keyTargetOf(ctx, cache, route),
     ...(api === 'responses' ? { openReasoning: (text: string) => runtime.responses.seal.open(text, { principal, model }) } : {}),
   });
   const token = randomUUID();

@@ -129,6 +129,45 @@ describe('a fill lock always ends', () => {
   });
 });
 
+describe('who reads an entry', () => {
+  const TEAM_KEYS = ['sk-team-key-one-0123456789', 'sk-team-key-two-0123456789'];
+  const asKey = (app: StartedApp, key: string) =>
+    fetch(`${app.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(chatBody(false)) });
+
+  it.each(['principal', 'shared'] as const)('on a keyPassthrough route, a key never reads an entry another key filled (scope %s)', async (scope) => {
+    const upstream = fixedAnswerUpstream('chat');
+    const app = await startApp('node', {
+      // Both keys are one principal: only the key the upstream answered tells them apart.
+      auth: { verify: async (key) => (TEAM_KEYS.includes(key) ? { id: 'team' } : null) },
+      routes: [{ match: MODEL, upstream, retries: 0, keyPassthrough: true }],
+      cache: { store: memoryResponseCache(), scope },
+    });
+    started.push(app);
+    const heads = [];
+    for (const key of [TEAM_KEYS[0]!, TEAM_KEYS[1]!, TEAM_KEYS[0]!]) heads.push((await asKey(app, key)).headers.get('x-modelgate-cache'));
+    expect(heads).toEqual(['miss', 'miss', 'hit']);
+    expect(upstream.calls).toBe(2);
+  });
+
+  it('the anthropic-beta a messages upstream is sent is in the key; trace context is not', async () => {
+    const upstream = fixedAnswerUpstream('messages');
+    const app = await start({ routes: [{ match: 'vendora-sonnet-4-6', upstream, retries: 0 }], cache: { store: memoryResponseCache() } });
+    const ask = (headers: Record<string, string>) =>
+      fetch(`${app.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY, 'anthropic-version': '2023-06-01', ...headers },
+        body: JSON.stringify({ model: 'vendora-sonnet-4-6', max_tokens: 256, messages: [{ role: 'user', content: 'Weather in Paris and Oslo?' }] }),
+      }).then((response) => response.headers.get('x-modelgate-cache'));
+    const beta = { 'anthropic-beta': 'interleaved-thinking-2025-05-14' };
+    expect(await ask({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' })).toBe('miss');
+    expect(await ask(beta)).toBe('miss');
+    expect(await ask({ ...beta, traceparent: '00-1af7651916cd43dd8448eb211c80319c-c7ad6b7169203331-01' })).toBe('hit');
+    expect(await ask({})).toBe('hit');
+    expect(await ask({ 'anthropic-version': '2024-01-01' })).toBe('miss');
+    expect(upstream.calls).toBe(3);
+  });
+});
+
 describe('a Responses hit with store: true', () => {
   it('stores its own record: the next turn continues from the hit with previous_response_id', async () => {
     const upstream = fixedAnswerUpstream('chat');
