@@ -145,13 +145,21 @@ export async function sendOrReplay<P extends CallPlan>(
   }
   const principal = ctx.principal?.id ?? '';
   const model = String(body.model);
-  const key = cacheKey({
-    api,
-    body,
-    scope: scopeOf(ctx, cache, route),
-    target: keyTargetOf(ctx, cache, route),
-    ...(api === 'responses' ? { openReasoning: (text: string) => runtime.responses.seal.open(text, { principal, model }) } : {}),
-  });
+  let key: string;
+  try {
+    key = cacheKey({
+      api,
+      body,
+      scope: scopeOf(ctx, cache, route),
+      target: keyTargetOf(ctx, cache, route),
+      ...(api === 'responses' ? { openReasoning: (text: string) => runtime.responses.seal.open(text, { principal, model }) } : {}),
+    });
+  } catch (error) {
+    // A body nested past the key's depth bound (possible only when `requestBounds.maxDepth` is raised that far) is served, not cached.
+    if (!(error instanceof RangeError)) throw error;
+    ctx.cache = { result: 'bypass' };
+    return sendPlans(ctx, plans, parentSignal, timeoutMs);
+  }
   const token = randomUUID();
   const client = clientAbort(ctx);
   const waitMs = timeoutMs > 0 ? Math.min(cache.settings.waitMs, timeoutMs) : cache.settings.waitMs;

@@ -168,6 +168,22 @@ describe('who reads an entry', () => {
   });
 });
 
+describe('bodies the key cannot hold', () => {
+  it('a body nested past the key\'s depth bound (requestBounds raised) is answered as a bypass, not a 500', async () => {
+    const upstream = fixedAnswerUpstream('chat');
+    const app = await start({ routes: [{ match: MODEL, upstream, retries: 0 }], requestBounds: { maxDepth: 5000 }, cache: { store: memoryResponseCache() } });
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 600; level++) schema = { type: 'object', properties: { inner: schema } };
+    const body = { ...chatBody(false), tools: [{ type: 'function', function: { name: 'deep', parameters: schema } }] };
+    for (let round = 0; round < 2; round++) {
+      const response = await post(app, body);
+      expect([response.status, response.headers.get('x-modelgate-cache')]).toEqual([200, 'bypass']);
+      await response.text();
+    }
+    expect(upstream.calls).toBe(2);
+  });
+});
+
 describe('a Responses hit with store: true', () => {
   it('stores its own record: the next turn continues from the hit with previous_response_id', async () => {
     const upstream = fixedAnswerUpstream('chat');
