@@ -8,6 +8,7 @@
  * @internal
  */
 import type { RouteTarget } from '../routing/route-types.js';
+import type { AbortSource } from '../signals/abort-source.js';
 import type { SseEvent } from '../sse/parse-sse.js';
 import { createAnswerRecorder } from './answer-recorder.js';
 import { isCacheableAnswer } from './cacheable-answer.js';
@@ -46,6 +47,13 @@ export interface CacheFillOptions {
   lead: FlightLead | undefined;
   /** False for a target whose answer is not the route's primary model's (a fallback). */
   isPrimary: (target: RouteTarget) => boolean;
+  /**
+   * The caller's connection. An answer whose client left is never stored,
+   * so the lock and the waiters are let go as soon as it leaves: on a route
+   * that drains the rest of a stream, they would otherwise wait for the
+   * whole drain (or their `waitMs`) for nothing.
+   */
+  client?: AbortSource;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -53,15 +61,21 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function createCacheFill(options: CacheFillOptions): CacheFill {
-  const { key, store, token, lead } = options;
+  const { key, store, token, lead, client } = options;
   let settled = false;
   const release = (): void => {
     if (settled) return;
-    settled = true;
+    settle();
     lead?.settle(undefined);
     // The guarded store bounds and absorbs failures; a lock it could not release expires on its own.
     if (options.locked) store.release(key, token).catch(() => undefined);
   };
+  function settle(): void {
+    settled = true;
+    client?.removeEventListener('abort', release);
+  }
+  if (client?.aborted) release();
+  else client?.addEventListener('abort', release, { once: true });
   const fill = (body: unknown, target: RouteTarget): void => {
     if (settled) return;
     const format = target.upstream.format;
@@ -69,7 +83,7 @@ export function createCacheFill(options: CacheFillOptions): CacheFill {
     const answer: CachedAnswer = { v: 1, createdAt: Date.now(), format, upstream: target.upstream.name, body };
     const entry = serializeAnswer(answer);
     if (Buffer.byteLength(entry, 'utf8') > MAX_ENTRY_BYTES) return release();
-    settled = true;
+    settle();
     lead?.settle({ entry, ageMs: 0 });
     store.fill(key, entry, { ttlSeconds: options.ttlSeconds, token }).catch(() => undefined);
   };

@@ -38,12 +38,24 @@ const API_OF_ENDPOINT: Readonly<Record<string, CacheApi>> = {
   'responses.create': 'responses',
 };
 
-/** Who may be served an entry: `'shared'`, or the principal (and, on `keyPassthrough` routes, the caller's own key). */
+/**
+ * Who may be served an entry: every caller (`'shared'`) or the principal;
+ * on `keyPassthrough` routes, only callers of the same key either way, since
+ * there the upstream, not the gateway, decides who may have an answer (a
+ * key it refuses must not be answered from another key's entry). Encoded as
+ * a JSON list, so no principal id can spell another scope.
+ */
 function scopeOf(ctx: GatewayContext, cache: CacheRuntime, route: ResolvedRoute): string {
-  if (cache.settings.scope === 'shared') return 'shared';
-  // Prefixed, so a principal whose id is "shared" never meets the shared entries.
-  const principal = `principal:${ctx.principal?.id ?? ''}`;
-  return route.keyPassthrough && ctx.credential !== undefined ? `${principal}:${credentialScope(ctx.credential)}` : principal;
+  const scope: string[] = cache.settings.scope === 'shared' ? ['shared'] : ['principal', ctx.principal?.id ?? ''];
+  if (route.keyPassthrough && ctx.credential !== undefined) scope.push(credentialScope(ctx.credential));
+  return JSON.stringify(scope);
+}
+
+/** What of the route goes into the key: its targets, and the caller headers its upstreams are sent (when any). */
+function keyTargetOf(ctx: GatewayContext, cache: CacheRuntime, route: ResolvedRoute): unknown {
+  const target = cache.keyTarget(route);
+  const headers = keyHeaders({ forwarding: ctx.forwarding, headers: ctx.request.headers, upstreams: route.targets.map((each) => each.upstream) });
+  return headers.length === 0 ? target : { route: target, headers };
 }
 
 /** Whether a chat stream replayed for `plan` ends with its usage chunk (the caller's `include_usage`, or the gateway's own for `onUsage`). */
@@ -133,13 +145,21 @@ export async function sendOrReplay<P extends CallPlan>(
   }
   const principal = ctx.principal?.id ?? '';
   const model = String(body.model);
-  const key = cacheKey({
-    api,
-    body,
-    scope: scopeOf(ctx, cache, route),
-    target: { route: cache.keyTarget(route), headers: keyHeaders(ctx, route) ?? null },
-    ...(api === 'responses' ? { openReasoning: (text: string) => runtime.responses.seal.open(text, { principal, model }) } : {}),
-  });
+  let key: string;
+  try {
+    key = cacheKey({
+      api,
+      body,
+      scope: scopeOf(ctx, cache, route),
+      target: keyTargetOf(ctx, cache, route),
+      ...(api === 'responses' ? { openReasoning: (text: string) => runtime.responses.seal.open(text, { principal, model }) } : {}),
+    });
+  } catch (error) {
+    // A body nested past the key's depth bound (possible only when `requestBounds.maxDepth` is raised that far) is served, not cached.
+    if (!(error instanceof RangeError)) throw error;
+    ctx.cache = { result: 'bypass' };
+    return sendPlans(ctx, plans, parentSignal, timeoutMs);
+  }
   const token = randomUUID();
   const client = clientAbort(ctx);
   const waitMs = timeoutMs > 0 ? Math.min(cache.settings.waitMs, timeoutMs) : cache.settings.waitMs;
@@ -175,7 +195,7 @@ export async function sendOrReplay<P extends CallPlan>(
     }
   }
   ctx.cache = { result: 'miss' };
-  const fill = createCacheFill({ key, store: cache.store, ttlSeconds: cache.settings.ttlSeconds, token, locked, lead, isPrimary: primaryOf(route) });
+  const fill = createCacheFill({ key, store: cache.store, ttlSeconds: cache.settings.ttlSeconds, token, locked, lead, isPrimary: primaryOf(route), client });
   let sent: SentCall<P>;
   try {
     sent = await sendPlans(ctx, plans, parentSignal, timeoutMs);

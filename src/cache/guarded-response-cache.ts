@@ -4,7 +4,10 @@
  * (`store-guard.ts`). A cache is never needed for an answer: a lookup that
  * fails, times out or comes during the back-off is a miss without a lock
  * (the caller goes upstream), a fill or release that fails is dropped, and
- * neither ever reaches the caller as an error. Failures are told to
+ * neither ever reaches the caller as an error. A fill or release that fails
+ * (or is skipped during the back-off) is followed by one more release once
+ * the back-off is over: the key's fill lock would otherwise outlive the
+ * failure, and every identical request would wait for it until it expires. Failures are told to
  * `onFailure` (the gateway's store-failure log).
  *
  * @internal
@@ -62,6 +65,12 @@ export function guardResponseCache(store: ResponseCacheStore, options: ResponseC
   });
   const bytesHeld = store.bytesHeld;
   const drop = (): void => undefined;
+  const releaseLater = (key: string, token: string): void => {
+    // Unref'd: a pending retry never keeps a process alive; if the store is still down, the lock expires on its own.
+    setTimeout(() => {
+      guard.run('release', () => store.release(key, token)).then(drop, drop);
+    }, options.retryMs).unref();
+  };
 
   return {
     ...(store.ttlSeconds === undefined ? {} : { ttlSeconds: store.ttlSeconds }),
@@ -71,11 +80,11 @@ export function guardResponseCache(store: ResponseCacheStore, options: ResponseC
     },
 
     fill(key, entry, fill) {
-      return guard.run('fill', () => store.fill(key, entry, fill)).then(drop, drop);
+      return guard.run('fill', () => store.fill(key, entry, fill)).then(drop, () => releaseLater(key, fill.token));
     },
 
     release(key, token) {
-      return guard.run('release', () => store.release(key, token)).then(drop, drop);
+      return guard.run('release', () => store.release(key, token)).then(drop, () => releaseLater(key, token));
     },
 
     ...(bytesHeld === undefined ? {} : { bytesHeld: () => guard.run('bytesHeld', async () => bytesHeld.call(store)) }),

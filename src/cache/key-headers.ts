@@ -1,35 +1,41 @@
 /**
- * The caller headers that reach the route's upstreams and can change their
- * answer, for the cache key: a messages upstream reads `anthropic-beta`
- * and `anthropic-version`, and an operator's `forwardHeaders` may carry
- * anything. Trace context travels too but never changes an answer, and
- * would make every request a miss.
+ * The caller headers that go into a cache key: those of the forwarding
+ * allow-list the route's upstreams are sent (`anthropic-beta`,
+ * `anthropic-version`, the operator's `forwardHeaders`), since a vendor
+ * answers differently under another beta or version. Trace context is left
+ * out: it differs on every request and changes no answer. So are an
+ * in-process upstream's own control prefixes (the simulator's fault
+ * controls): they steer one call (a failure, a delay), and a failed call
+ * is never stored.
+ *
+ * @internal
  */
-import type { GatewayContext } from '../gateway-context.js';
-import type { ResolvedRoute } from '../routing/routes.js';
-import type { Upstream } from '../upstreams/upstream.js';
+import type { IncomingHeaders } from '../types.js';
+import type { ForwardingTarget, HeaderForwarding } from '../upstreams/forward-headers.js';
 
-/** Forwarded headers that describe the call, not what it asks. */
-const TRANSPORT_HEADERS: ReadonlySet<string> = new Set(['traceparent', 'tracestate', 'baggage', 'via']);
+/** Forwarded headers that only carry trace context (W3C Trace Context and Baggage). */
+const TRACE_HEADERS: ReadonlySet<string> = new Set(['traceparent', 'tracestate', 'baggage']);
+
+export interface KeyHeadersInput {
+  forwarding: HeaderForwarding;
+  headers: IncomingHeaders;
+  /** The upstreams the request may be sent to, in route order. */
+  upstreams: readonly (ForwardingTarget & { readonly name: string })[];
+}
 
 /**
- * The forwarded headers of the route's upstreams that can change an answer,
- * as sorted `[name, value]` pairs (names lower case), each upstream's set
- * apart; `undefined` when none is sent, so most keys do not change.
+ * Per upstream that is sent any, `[name, [[header, value], ...]]` with the
+ * headers sorted by name; an empty list when no upstream is sent any (the
+ * common case, which then adds nothing to the key).
  */
-export function keyHeaders(ctx: GatewayContext, route: ResolvedRoute): (readonly [string, string][])[] | undefined {
-  const seen = new Set<Upstream>();
-  const sets: (readonly [string, string][])[] = [];
-  for (const target of route.targets) {
-    if (seen.has(target.upstream)) continue;
-    seen.add(target.upstream);
-    const picked = ctx.forwarding.pick(ctx.request.headers, target.upstream);
-    const pairs: [string, string][] = [];
-    for (const name of Object.keys(picked)) {
-      const lower = name.toLowerCase();
-      if (!TRANSPORT_HEADERS.has(lower)) pairs.push([lower, picked[name]!]);
-    }
-    if (pairs.length > 0) sets.push(pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+export function keyHeaders({ forwarding, headers, upstreams }: KeyHeadersInput): Array<[string, Array<[string, string]>]> {
+  const out: Array<[string, Array<[string, string]>]> = [];
+  const seen = new Set<string>();
+  for (const upstream of upstreams) {
+    if (seen.has(upstream.name)) continue;
+    seen.add(upstream.name);
+    const picked = Object.entries(forwarding.pick(headers, { format: upstream.format })).filter(([name]) => !TRACE_HEADERS.has(name));
+    if (picked.length > 0) out.push([upstream.name, picked.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
   }
-  return sets.length > 0 ? sets : undefined;
+  return out;
 }

@@ -80,4 +80,38 @@ describe('createCacheFill', () => {
     expect(calls).toEqual(['release']);
     expect(settled).toEqual([undefined]);
   });
+
+  it('lets the lock and the waiters go as soon as the client leaves, and stores nothing after', () => {
+    const { store, calls } = recordingStore();
+    const settled: unknown[] = [];
+    const client = new AbortController();
+    const fill = createCacheFill({
+      key: 'k', store, ttlSeconds: 60, token: 'tok', locked: true,
+      lead: { settle: (result) => settled.push(result) },
+      isPrimary: () => true,
+      client: client.signal,
+    });
+    const recorder = fill.stream(primary);
+    recorder.observe({ data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hi' }, finish_reason: null }] }) });
+    client.abort();
+    expect(calls).toEqual(['release']);
+    expect(settled).toEqual([undefined]);
+    // A route that drains the rest still ends the stream as completed: nothing is stored.
+    recorder.end(true);
+    fill.json(completion('late'), primary);
+    expect(calls).toEqual(['release']);
+  });
+
+  it('a client already gone when the call is sent releases at once; one that stays changes nothing', () => {
+    const gone = recordingStore();
+    const left = new AbortController();
+    left.abort();
+    createCacheFill({ key: 'k', store: gone.store, ttlSeconds: 60, token: 'tok', locked: true, lead: undefined, isPrimary: () => true, client: left.signal });
+    expect(gone.calls).toEqual(['release']);
+    const stays = recordingStore();
+    const client = new AbortController();
+    createCacheFill({ key: 'k', store: stays.store, ttlSeconds: 60, token: 'tok', locked: true, lead: undefined, isPrimary: () => true, client: client.signal }).json(completion('ok'), primary);
+    client.abort();
+    expect(stays.calls).toEqual(['fill']);
+  });
 });

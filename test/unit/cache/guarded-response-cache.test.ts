@@ -91,6 +91,23 @@ describe('guardResponseCache', () => {
     expect(await guarded.lookup('k', LOOK)).toMatchObject({ entry: 'answer' });
   });
 
+  it('a fill that fails, or is skipped during the back-off, releases its lock once the back-off is over', async () => {
+    const cache = switchableCache();
+    const guarded = guardResponseCache(cache, { timeoutMs: 1000, retryMs: 100 });
+    // Two leaders of two keys; the first fill fails, the second is skipped during the back-off.
+    expect(await guarded.lookup('a', LOOK)).toEqual({ lock: 'lead' });
+    expect(await guarded.lookup('b', { ...LOOK, token: 'other' })).toEqual({ lock: 'lead' });
+    cache.modes.fill = 'fail';
+    await guarded.fill('a', 'answer', { ttlSeconds: 60, token: 'me' });
+    await guarded.fill('b', 'answer', { ttlSeconds: 60, token: 'other' });
+    expect(cache.calls.filter((call) => call === 'release')).toHaveLength(0);
+    await sleep(200);
+    expect(cache.calls.filter((call) => call === 'release')).toHaveLength(2);
+    // Both locks are gone: the next lookups lead instead of waiting out lockMs.
+    expect(await guarded.lookup('a', { ...LOOK, token: 'next' })).toEqual({ lock: 'lead' });
+    expect(await guarded.lookup('b', { ...LOOK, token: 'next' })).toEqual({ lock: 'lead' });
+  });
+
   it('a reply that breaks the contract is a miss; a hit without an age is of age 0', async () => {
     const replies: unknown[] = [null, 'hit', { entry: 42 }, { lock: 'mine' }, { entry: 'answer', lock: 'lead' }];
     let next = 0;
