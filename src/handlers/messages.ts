@@ -40,7 +40,7 @@ function planMessagesCall(ctx: GatewayContext, runtime: GatewayRuntime, body: Me
     dropUnsupportedParams: runtime.options.dropUnsupportedParams === true,
   });
   for (const warning of translation.warnings) if (!ctx.warnings.includes(warning)) ctx.warnings.push(warning);
-  return { target, operation: 'chat.completions', stream, translated: true, body: translation.request, sealing: sealingFor(ctx, runtime, body.model) };
+  return { target, operation: 'chat.completions', stream, translated: true, body: translation.request, ...sealingFor(ctx, runtime, target, body.model) };
 }
 
 export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {

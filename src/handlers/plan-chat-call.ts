@@ -31,7 +31,7 @@ export function planChatCall(ctx: GatewayContext, runtime: GatewayRuntime, body:
     const hideUsage = needsStreamUsage(body, wantsUsage(runtime));
     let sent = renamed ? { ...body, model: target.model } : body;
     if (hideUsage) sent = withStreamUsage(sent);
-    const plan: ChatPlan = { target, operation: 'chat.completions', stream, translated: false, body: sent, sealing: sealingFor(ctx, runtime, body.model) };
+    const plan: ChatPlan = { target, operation: 'chat.completions', stream, translated: false, body: sent, ...sealingFor(ctx, runtime, target, body.model) };
     if (hideUsage) plan.hideUsage = true;
     else if (!renamed && !ctx.bodyChanged && ctx.request.rawBody !== undefined) plan.rawBody = ctx.request.rawBody;
     return plan;

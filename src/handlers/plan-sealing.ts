@@ -8,9 +8,15 @@
  */
 import type { GatewayContext } from '../gateway-context.js';
 import type { GatewayRuntime } from '../gateway-runtime.js';
+import type { RouteTarget } from '../routing/route-types.js';
 import type { UpstreamSealing } from '../upstreams/upstream.js';
 
-/** The sealing of `ctx`'s caller for `model` (the model id of the caller's request). */
-export function sealingFor(ctx: GatewayContext, runtime: GatewayRuntime, model: string): UpstreamSealing {
-  return runtime.responses.signatures.bind({ principal: ctx.principal?.id ?? '', model });
+/**
+ * The sealing of `ctx`'s caller for `model` (the model id of the caller's
+ * request), as a plan field: only for a target whose upstream seals what it
+ * hands callers (`sealsReplies`); other calls carry none and cost nothing.
+ */
+export function sealingFor(ctx: GatewayContext, runtime: GatewayRuntime, target: RouteTarget, model: string): { sealing?: UpstreamSealing } {
+  if (target.upstream.sealsReplies !== true) return {};
+  return { sealing: runtime.responses.signatures.bind({ principal: ctx.principal?.id ?? '', model }) };
 }

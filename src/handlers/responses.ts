@@ -54,7 +54,7 @@ function withoutThinkingBlocks(request: ChatCompletionRequest): ChatCompletionRe
 function planResponsesCall(ctx: GatewayContext, runtime: GatewayRuntime, request: ChatCompletionRequest, target: RouteTarget): ChatPlan {
   if (target.upstream.format === 'chat') {
     const body = withoutThinkingBlocks(target.model === request.model ? request : { ...request, model: target.model });
-    return { target, operation: 'chat.completions', stream: request.stream === true, translated: false, body, sealing: sealingFor(ctx, runtime, request.model) };
+    return { target, operation: 'chat.completions', stream: request.stream === true, translated: false, body, ...sealingFor(ctx, runtime, target, request.model) };
   }
   let sent = request;
   if (request.reasoning_effort != null && lacksRequiredThinking(request)) {

@@ -72,7 +72,7 @@ export interface UpstreamCall {
   /**
    * Seals what the upstream needs back on the caller's next turn, bound to
    * the caller and the model they named. Set by the gateway on calls of
-   * chat-format upstreams; optional for an upstream of your own.
+   * upstreams that declare `sealsReplies`.
    */
   sealing?: UpstreamSealing;
 }
@@ -111,6 +111,12 @@ export interface Upstream {
   readonly provider?: string | undefined;
   /** False when it serves no `files.*` calls (Bedrock, Vertex): `upstreamFileStore` then refuses it. Default true. */
   readonly holdsFiles?: boolean | undefined;
+  /**
+   * True when the upstream hands callers text they must send back unaltered
+   * and that only they may use (Gemini's thought signatures): the gateway
+   * then sets `call.sealing` on its calls. Default false.
+   */
+  readonly sealsReplies?: boolean | undefined;
   /**
    * Prefixes of caller headers this upstream reads itself, forwarded to it on
    * top of the gateway's allow-list. For in-process upstreams only: the

@@ -214,6 +214,7 @@ export function geminiUpstream(options: GeminiUpstreamOptions): Upstream {
     format: 'chat',
     provider: options.vertex ? GEMINI_VERTEX_PROVIDER_NAME : GEMINI_PROVIDER_NAME,
     holdsFiles: false,
+    sealsReplies: true,
     acceptsCallerKey: false,
     server: serverOf(baseURL),
     addresses: () => addresses,
