@@ -369,8 +369,9 @@ describe('response cache: stampede', () => {
   it('when the first call fails, its waiters go upstream themselves', async () => {
     const { app, chat } = await setup('node');
     const client = openai(app);
-    const failing = client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Fail the leader.') }, { headers: { [FAULT_HEADER]: 'status=500; latency=200' } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const failing = client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Fail the leader.') }, { headers: { [FAULT_HEADER]: 'status=500; latency=1000' } });
+    // The waiters come while the leader's call is at the upstream (not after it failed: they would then form a flight of their own).
+    while (chat.calls < 1) await new Promise((resolve) => setTimeout(resolve, 5));
     const waiters = Array.from({ length: 3 }, () => client.chat.completions.create({ model: CHAT_MODEL, messages: ask('Fail the leader.') }));
     await expect(failing).rejects.toMatchObject({ status: 500 });
     const answers = await Promise.all(waiters);
