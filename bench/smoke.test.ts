@@ -56,7 +56,7 @@ describe('bench --smoke', () => {
     expect(stdout).toContain('### Smoke run');
     expect(Object.keys(report.cases).sort()).toEqual([
       'bare-node:chat', 'bare-node:slow-readers', 'bare-node:slow-streams', 'bare-node:stream-50',
-      'modelgate-node:bedrock-stream-50', 'modelgate-node:chat', 'modelgate-node:chat-translated', 'modelgate-node:gemini-stream-50', 'modelgate-node:messages-stream-50', 'modelgate-node:responses', 'modelgate-node:responses-stream-5000-translated',
+      'modelgate-node:bedrock-stream-50', 'modelgate-node:chat', 'modelgate-node:chat-translated', 'modelgate-node:embeddings-16', 'modelgate-node:gemini-embeddings-16-base64', 'modelgate-node:gemini-stream-50', 'modelgate-node:messages-stream-50', 'modelgate-node:responses', 'modelgate-node:responses-stream-5000-translated',
       'modelgate-node:slow-readers', 'modelgate-node:slow-streams', 'modelgate-node:stream-50', 'modelgate-node:stream-50-translated',
     ]);
     for (const [name, rounds] of Object.entries(report.cases)) {

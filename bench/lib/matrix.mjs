@@ -6,7 +6,7 @@
  * in how they are addressed: the bare proxies by an `x-bench-prefix` header,
  * modelgate by model id (its routes), Portkey by its custom-host header.
  */
-import { smallChat, smallMessages, smallResponses } from './payloads.mjs';
+import { embeddingsRequest, smallChat, smallMessages, smallResponses } from './payloads.mjs';
 import { CHAT_STREAM, ENDLESS_EVENTS, ENDLESS_EVENTS_UNREAD, MESSAGES_STREAM, RESPONSES_STREAM_END } from './wire-bodies.mjs';
 
 const KEY = 'sk-bench';
@@ -36,7 +36,7 @@ export const TARGETS = {
 
 /**
  * Request shapes. `endpoint` is the interface the client speaks (chat,
- * messages, responses), `model` picks the upstream in modelgate's routes
+ * messages, responses, embeddings), `model` picks the upstream in modelgate's routes
  * (servers/modelgate-options.mjs), `prefix` is the stub path prefix that
  * yields the answer (for the bare proxies), `end` what a stream's last
  * event must carry (stream-client.mjs).
@@ -80,6 +80,23 @@ export const SCENARIOS = {
     label: 'chat stream, 50 events, Gemini upstream', type: 'stream', endpoint: 'chat', model: 'gemini-bench-s50', prefix: '', end: CHAT_STREAM.endMarker,
     body: () => smallChat('gemini-bench-s50', { stream: true }),
   },
+  // Embeddings of 16 passages (~100 tokens each, 768 dimensions): relayed from an OpenAI-compatible upstream, or translated from Gemini's batchEmbedContents.
+  'embeddings-16': {
+    label: 'embeddings, 16 inputs, floats', type: 'load', endpoint: 'embeddings', model: 'text-embedding-bench', prefix: '',
+    body: () => embeddingsRequest('text-embedding-bench'),
+  },
+  'embeddings-16-base64': {
+    label: 'embeddings, 16 inputs, base64', type: 'load', endpoint: 'embeddings', model: 'text-embedding-bench-b64', prefix: '/b64',
+    body: () => embeddingsRequest('text-embedding-bench-b64', { encoding: 'base64' }),
+  },
+  'gemini-embeddings-16': {
+    label: 'embeddings, 16 inputs, floats, Gemini upstream', type: 'load', endpoint: 'embeddings', model: 'gemini-embedding-bench', prefix: '',
+    body: () => embeddingsRequest('gemini-embedding-bench'),
+  },
+  'gemini-embeddings-16-base64': {
+    label: 'embeddings, 16 inputs, base64, Gemini upstream', type: 'load', endpoint: 'embeddings', model: 'gemini-embedding-bench', prefix: '',
+    body: () => embeddingsRequest('gemini-embedding-bench', { encoding: 'base64' }),
+  },
   'stream-5000-translated': {
     label: 'chat stream, 5,000 events, translated', type: 'stream', endpoint: 'chat', model: 'vendora-haiku-4-5', prefix: '/sse/5000/0', end: CHAT_STREAM.endMarker,
     body: () => smallChat('vendora-haiku-4-5', { stream: true }),
@@ -114,7 +131,7 @@ export const SCENARIOS = {
   },
 };
 
-const PATHS = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses' };
+const PATHS = { chat: '/v1/chat/completions', messages: '/v1/messages', responses: '/v1/responses', embeddings: '/v1/embeddings' };
 
 /**
  * The HTTP request a target needs for a scenario: `{ path, headers }`.

@@ -1,6 +1,7 @@
 /**
- * Request bodies the load generators send: a ~1 KB chat request, and the
- * same conversation as a messages request and as a Responses request.
+ * Request bodies the load generators send: a ~1 KB chat request, the same
+ * conversation as a messages request and as a Responses request, and an
+ * embeddings request of 16 passages.
  */
 
 const SYSTEM = 'You are a helpful assistant for a benchmark. Answer briefly and precisely; do not invent facts.';
@@ -54,5 +55,19 @@ export function smallResponses(model, { stream = false } = {}) {
     ],
     max_output_tokens: 256,
     ...(stream ? { stream: true } : {}),
+  });
+}
+
+/** Passages per embeddings request, and the vector length asked for. */
+export const EMBEDDING_INPUTS = 16;
+export const EMBEDDING_DIMENSIONS = 768;
+
+/** An embeddings request for `model`: 16 passages of ~100 tokens (95 words each), 768 dimensions, floats or base64. */
+export function embeddingsRequest(model, { encoding = 'float' } = {}) {
+  return JSON.stringify({
+    model,
+    input: Array.from({ length: EMBEDDING_INPUTS }, (_, i) => `Passage ${i}: ${filler(95, i)}`),
+    dimensions: EMBEDDING_DIMENSIONS,
+    encoding_format: encoding,
   });
 }

@@ -57,6 +57,12 @@ export const TABLES = {
       row('Bedrock upstream (SigV4, event stream → SSE) vs messages-format upstream, messages stream of 50 events', 'cpuPerEvent', ['modelgate-node', 'bedrock-stream-50'], ['modelgate-node', 'messages-stream-50']),
       row('Gemini upstream (native SSE → chat chunks) vs chat-format upstream (passthrough), chat stream of 50 events', 'cpuPerReq', ['modelgate-node', 'gemini-stream-50'], ['modelgate-node', 'stream-50']),
       row('Gemini upstream (native SSE → chat chunks) vs chat-format upstream (passthrough), chat stream of 50 events', 'cpuPerEvent', ['modelgate-node', 'gemini-stream-50'], ['modelgate-node', 'stream-50']),
+      ...[
+        ['chat-format upstream (relayed), floats', 'embeddings-16'],
+        ['chat-format upstream (relayed), base64', 'embeddings-16-base64'],
+        ['Gemini upstream (batchEmbedContents translated), floats', 'gemini-embeddings-16'],
+        ['Gemini upstream (batchEmbedContents translated), base64', 'gemini-embeddings-16-base64'],
+      ].map(([name, scenario]) => row(`embeddings of 16 inputs × ~100 tokens, 768 dimensions, ${name} vs non-streamed chat`, 'cpuPerReq', ['modelgate-node', scenario], ['modelgate-node', 'chat'])),
       row('limits in memory (requests + concurrency), non-streamed', 'cpuPerReq', ['modelgate-node-limits', 'chat'], ['modelgate-node', 'chat']),
       row('limits on Redis (requests + concurrency), non-streamed', 'cpuPerReq', ['modelgate-node-limits-redis', 'chat'], ['modelgate-node', 'chat']),
       ...[
@@ -104,6 +110,8 @@ export const TABLES = {
       row('translated chat stream', 'cpuPerEvent', ['modelgate-node', 'stream-50-translated'], ['bare-node', 'stream-50']),
       row('Bedrock stream', 'cpuPerEvent', ['modelgate-node', 'bedrock-stream-50'], ['modelgate-node', 'messages-stream-50']),
       row('Gemini stream', 'cpuPerEvent', ['modelgate-node', 'gemini-stream-50'], ['modelgate-node', 'stream-50']),
+      row('embeddings, chat upstream', 'cpuPerReq', ['modelgate-node', 'embeddings-16'], ['modelgate-node', 'chat']),
+      row('embeddings, Gemini upstream, base64', 'cpuPerReq', ['modelgate-node', 'gemini-embeddings-16-base64'], ['modelgate-node', 'chat']),
       row('Responses request, chat upstream', 'cpuPerReq', ['modelgate-node', 'responses'], ['modelgate-node', 'chat']),
       row('Responses stream, messages upstream', 'cpuPerEvent', ['modelgate-node', 'responses-stream-5000-translated'], ['modelgate-node', 'stream-50-translated']),
       row('slow streams', 'memPerStream', ['modelgate-node', 'slow-streams'], ['bare-node', 'slow-streams']),

@@ -1,8 +1,10 @@
 /**
  * The bytes the stub upstream answers with, built once: non-streamed JSON
  * answers and SSE events in both wire formats (chat completions and
- * messages), shaped like the recorded real streams (PROTOCOLS B.4, A.6).
+ * messages), shaped like the recorded real streams (PROTOCOLS B.4, A.6),
+ * and embeddings answers (OpenAI's list, Gemini's `batchEmbedContents`).
  */
+import { EMBEDDING_DIMENSIONS, EMBEDDING_INPUTS } from './payloads.mjs';
 
 const CREATED = 1_700_000_000;
 
@@ -103,3 +105,26 @@ export const GEMINI_STREAM = {
  * of the last event, not in the last bytes.
  */
 export const RESPONSES_STREAM_END = 'event: response.completed';
+
+/**
+ * Embedding vectors of the stub: one per passage of the bench request
+ * (payloads.mjs), deterministic values with the ~10 significant digits
+ * OpenAI's JSON carries.
+ */
+const EMBEDDING_VECTORS = Array.from({ length: EMBEDDING_INPUTS }, (_, row) =>
+  Array.from({ length: EMBEDDING_DIMENSIONS }, (_, i) => Number((Math.sin(row * 131 + i * 0.37) * 0.06).toFixed(10))));
+
+const float32Base64 = (vector) => Buffer.from(new Float32Array(vector).buffer).toString('base64');
+const embeddingsList = (encode) => Buffer.from(JSON.stringify({
+  object: 'list',
+  data: EMBEDDING_VECTORS.map((vector, index) => ({ object: 'embedding', index, embedding: encode(vector) })),
+  model: 'text-embedding-3-small',
+  usage: { prompt_tokens: 1600, total_tokens: 1600 },
+}));
+
+/** An OpenAI embeddings answer for the bench request, floats (about 165 KB) and base64 (about 66 KB). */
+export const EMBEDDINGS_JSON = embeddingsList((vector) => vector);
+export const EMBEDDINGS_BASE64_JSON = embeddingsList(float32Base64);
+
+/** Gemini's `batchEmbedContents` answer for the bench request (always floats: the gateway encodes base64 itself). */
+export const GEMINI_EMBEDDINGS_JSON = Buffer.from(JSON.stringify({ embeddings: EMBEDDING_VECTORS.map((values) => ({ values })) }));

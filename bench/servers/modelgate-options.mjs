@@ -13,6 +13,9 @@
  *   vendora-haiku-4-5    messages upstream, fast stream of 5,000 events (chat → translated)
  *   vendora-sonnet-4-5   Bedrock upstream (SigV4, example credentials) as `bench-bedrock-s50`: event stream of 50 events
  *   gemini-bench-s50     Gemini upstream (AI Studio's native API) as `bench-gemini-s50`: SSE of 50 chunks, translated to chat chunks
+ *   text-embedding-bench      chat upstream, embeddings as floats (relayed as they come)
+ *   text-embedding-bench-b64  chat upstream, embeddings as base64 (relayed as they come)
+ *   gemini-embedding-bench    Gemini upstream: `batchEmbedContents`, translated to OpenAI's list (floats, or base64 encoded by the gateway)
  *
  * `BENCH_LIMITS=memory|redis` adds limits that admit every request (requests
  * per minute and concurrent calls per key), in memory or in the Redis at `REDIS_URL`.
@@ -56,6 +59,9 @@ export function gatewayOptions(stub = process.env.STUB) {
     ...Object.entries(TRANSLATED_STREAMS).map(([model, n]) => ({ match: model, upstream: messages(`/sse/${n}/0`) })),
     ...Object.entries(BEDROCK_STREAMS).map(([model, n]) => ({ match: model, upstream: bedrock, model: `bench-bedrock-s${n}` })),
     ...Object.entries(GEMINI_STREAMS).map(([model, n]) => ({ match: model, upstream: gemini, model: `bench-gemini-s${n}` })),
+    { match: 'text-embedding-bench', upstream: chat('') },
+    { match: 'text-embedding-bench-b64', upstream: chat('/b64') },
+    { match: 'gemini-embedding-bench', upstream: gemini },
   ];
   return { auth: { keys: [BENCH_KEY] }, routes, ...(limits ? { limits } : {}) };
 }

@@ -7,6 +7,8 @@
  *   [/sse/<events>/<intervalMs>]/v1/messages           messages format
  *   /model/<id>-s<events>/invoke-with-response-stream  Bedrock event stream (fast, never signed-checked)
  *   /v1beta/models/<id>-s<events>:streamGenerateContent  Gemini SSE (fast, the key never checked)
+ *   [/b64]/v1/embeddings                               OpenAI embeddings, 16 vectors: floats, or base64 under /b64
+ *   /v1beta/models/<id>:batchEmbedContents             Gemini embeddings, 16 vectors
  * Without the `/sse/...` prefix the answer is one JSON body. With it, an SSE
  * stream of `<events>` content events (plus the format's opening and closing
  * events); interval 0 writes them as fast as the socket takes them, in
@@ -20,12 +22,21 @@
  * Run as a process: `PORT=0 node bench/servers/stub-upstream.mjs` (prints `PORT <n>`).
  */
 import { createServer } from 'node:http';
-import { CHAT_JSON, CHAT_STREAM, GEMINI_STREAM, MESSAGES_JSON, MESSAGES_STREAM } from '../lib/wire-bodies.mjs';
+import {
+  CHAT_JSON, CHAT_STREAM, EMBEDDINGS_BASE64_JSON, EMBEDDINGS_JSON, GEMINI_EMBEDDINGS_JSON, GEMINI_STREAM, MESSAGES_JSON, MESSAGES_STREAM,
+} from '../lib/wire-bodies.mjs';
 import { announce } from './announce.mjs';
 import { BEDROCK_STREAM, BEDROCK_STREAM_HEAD } from './bedrock-frames.mjs';
 
 const BATCH = 16;
 const SSE_HEAD = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': 'req_stub' };
+/** Whole JSON answers by path (the embeddings answers). */
+const JSON_ANSWERS = new Map([
+  ['/v1/embeddings', EMBEDDINGS_JSON],
+  ['/b64/v1/embeddings', EMBEDDINGS_BASE64_JSON],
+]);
+const GEMINI_EMBED = /^\/v1beta\/models\/[^/:]+:batchEmbedContents$/;
+
 const batches = new Map([CHAT_STREAM, MESSAGES_STREAM, BEDROCK_STREAM, GEMINI_STREAM].map((s) => [s, Buffer.concat(Array(BATCH).fill(s.body))]));
 
 function parsePath(url) {
@@ -95,6 +106,12 @@ function answer(req, res) {
   if (req.url === '/stats/fast-streams') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ open: [...openFast.values()] }));
+    return;
+  }
+  const fixed = JSON_ANSWERS.get(req.url) ?? (GEMINI_EMBED.test(req.url ?? '') ? GEMINI_EMBEDDINGS_JSON : undefined);
+  if (fixed !== undefined) {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': fixed.length, 'x-request-id': 'req_stub' });
+    res.end(fixed);
     return;
   }
   const { format, stream, events, intervalMs } = parsePath(req.url ?? '/');

@@ -44,6 +44,6 @@ export function geminiFromEnv(env: Env, listen: { host: string; port: number }):
   const where = baseURL !== undefined ? redactURL(baseURL) : 'Google AI Studio';
   return {
     route: { match: GEMINI_MODELS, upstream, serveMessages: true },
-    note: `The ${GEMINI_MODELS} models → ${where} (Gemini's native API; chat completions, Responses and messages).`,
+    note: `The ${GEMINI_MODELS} models → ${where} (Gemini's native API; chat completions, Responses, messages, and embeddings for gemini-embedding-001).`,
   };
 }

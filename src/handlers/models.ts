@@ -28,6 +28,8 @@ export interface ListedModel {
     interfaces: Array<'chat' | 'messages' | 'embeddings'>;
     /** An embedding model's vector length without `dimensions`, when known (embedding models only). */
     dimensions?: number;
+    /** The smallest `dimensions` an embedding model accepts, when its vendor publishes one. */
+    min_dimensions?: number;
     temperature: ModelEntry['temperature'] | 'accepted';
     thinking: ModelEntry['thinking'] | 'unknown';
     caching: ModelEntry['caching'] | 'unknown';
@@ -63,6 +65,7 @@ function toListedModel(model: ServedModel): ListedModel {
     },
   };
   if (model.embedding) listed.modelgate.dimensions = model.embedding.dimensions;
+  if (model.embedding?.minDimensions !== undefined) listed.modelgate.min_dimensions = model.embedding.minDimensions;
   return listed;
 }
 

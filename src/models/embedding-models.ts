@@ -8,7 +8,12 @@
  * that clients' defaults (`text-embedding-3-small`) work against the
  * simulator unchanged.
  *
+ * Other vendors' embedding models are known too (`KNOWN_EMBEDDING_MODELS`),
+ * so that a route serving one lists it with its vector size; the simulator
+ * answers OpenAI's only.
+ *
  * @see https://platform.openai.com/docs/guides/embeddings (models, sizes and `dimensions`)
+ * @see https://ai.google.dev/gemini-api/docs/models/gemini-embedding-001 (sizes 128 to 3072)
  */
 
 /** An embedding model: its id and the length of the vectors it returns. */
@@ -19,6 +24,8 @@ export interface EmbeddingModelEntry {
   dimensions: number;
   /** Whether it shortens its vectors to a request's `dimensions` (the `text-embedding-3` models do; `ada-002` refuses the field). */
   shortens: boolean;
+  /** The smallest `dimensions` it accepts, when the vendor publishes one. */
+  minDimensions?: number;
   /** Creation date for listings (ISO 8601). */
   createdAt: string;
 }
@@ -30,11 +37,24 @@ export const DEFAULT_EMBEDDING_MODELS: readonly EmbeddingModelEntry[] = [
   { id: 'text-embedding-ada-002', dimensions: 1536, shortens: false, createdAt: '2022-12-16T00:00:00Z' },
 ];
 
-const BY_ID: ReadonlyMap<string, EmbeddingModelEntry> = new Map(DEFAULT_EMBEDDING_MODELS.map((entry) => [entry.id, entry]));
+/** Every embedding model the gateway knows: OpenAI's, then Google's Gemini embedding model (AI Studio and Vertex AI). */
+export const KNOWN_EMBEDDING_MODELS: readonly EmbeddingModelEntry[] = [
+  ...DEFAULT_EMBEDDING_MODELS,
+  // Google's model page: sizes 128 to 3072 (768, 1536 and 3072 recommended), latest version June 2025.
+  { id: 'gemini-embedding-001', dimensions: 3072, shortens: true, minDimensions: 128, createdAt: '2025-06-01T00:00:00Z' },
+];
 
-/** The known embedding model with this id, or undefined. */
+const SIMULATED: ReadonlyMap<string, EmbeddingModelEntry> = new Map(DEFAULT_EMBEDDING_MODELS.map((entry) => [entry.id, entry]));
+const KNOWN: ReadonlyMap<string, EmbeddingModelEntry> = new Map(KNOWN_EMBEDDING_MODELS.map((entry) => [entry.id, entry]));
+
+/** The embedding model the simulator answers with this id, or undefined. */
 export function findEmbeddingModel(id: string): EmbeddingModelEntry | undefined {
-  return BY_ID.get(id);
+  return SIMULATED.get(id);
+}
+
+/** The known embedding model (any vendor's) with this id, or undefined; a leading `models/` (Google's naming) is ignored. */
+export function findKnownEmbeddingModel(id: string): EmbeddingModelEntry | undefined {
+  return KNOWN.get(id.replace(/^models\//, ''));
 }
 
 /**
@@ -44,5 +64,5 @@ export function findEmbeddingModel(id: string): EmbeddingModelEntry | undefined 
  * Read only to label listings; routing never depends on it.
  */
 export function isEmbeddingModelId(id: string): boolean {
-  return BY_ID.has(id) || /embed/i.test(id);
+  return KNOWN.has(id) || /embed/i.test(id);
 }

@@ -16,7 +16,7 @@
 import type { Route, RouteTarget } from '../routing/route-types.js';
 import { routeUpstreams } from '../routing/routes.js';
 import type { Catalog, ModelEntry } from './catalog.js';
-import { DEFAULT_EMBEDDING_MODELS, type EmbeddingModelEntry, findEmbeddingModel, isEmbeddingModelId } from './embedding-models.js';
+import { DEFAULT_EMBEDDING_MODELS, type EmbeddingModelEntry, findKnownEmbeddingModel, isEmbeddingModelId } from './embedding-models.js';
 import { isGlob } from './model-matcher.js';
 
 /** A model the gateway serves: a catalog row, or a model only a route names. */
@@ -34,7 +34,7 @@ export interface ServedModel {
 /** A served model's embedding fields, for an id that names an embedding model. */
 function embeddingFields(id: string): Pick<ServedModel, 'embeddings' | 'embedding'> {
   if (!isEmbeddingModelId(id)) return {};
-  const embedding = findEmbeddingModel(id);
+  const embedding = findKnownEmbeddingModel(id);
   return embedding ? { embeddings: true, embedding } : { embeddings: true };
 }
 

@@ -5,7 +5,8 @@
  * ends, as Google sends them), `:embedContent` and `:batchEmbedContents`,
  * each checked for its `x-goog-api-key` and its body (and the same methods
  * on Vertex AI's path, `POST /v1/projects/{project}/locations/{region}/publishers/google/models/{model}:…`,
- * checked for a Bearer token instead), answering scripted
+ * checked for a Bearer token instead, plus Vertex AI's `:predict` of the
+ * Text Embeddings API, one instance per request), answering scripted
  * replies (the fixtures of test/fixtures/gemini) or a default answer, and
  * Google's error envelope `{"error":{"code","message","status","details"}}`.
  *
@@ -27,9 +28,9 @@ export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 
 const GENERATE_FIELDS = new Set(['contents', 'systemInstruction', 'tools', 'toolConfig', 'generationConfig', 'safetySettings', 'cachedContent', 'labels']);
 const PATH = /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
-const VERTEX_PATH = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/google\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/;
+const VERTEX_PATH = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/google\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents|predict)$/;
 
-export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents';
+export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents' | 'predict';
 
 export interface GeminiRequest {
   /** The request target as received (path and query). */
@@ -174,7 +175,34 @@ function embedValues(request: Json): { values: number[] } {
   return { values: stubEmbedding(textOf(request.content), dims) };
 }
 
+/** Vertex AI's `:predict` answer for one text: the vector and Google's token count (here: the text's words). */
+export function stubPrediction(text: string, dimensions = STUB_EMBEDDING_DIMENSIONS): Json {
+  return { embeddings: { values: stubEmbedding(text, dimensions), statistics: { token_count: stubTokenCount(text), truncated: false } } };
+}
+
+/** What the stub reports as a text's token count on Vertex AI: its words. */
+export function stubTokenCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** `:predict` (Vertex AI's Text Embeddings API): one instance with a `content` text, as gemini-embedding-001 takes. */
+function checkPredict(body: Json): Refusal | undefined {
+  const instances = body.instances;
+  if (!Array.isArray(instances) || instances.length === 0) return invalid('instances is not specified');
+  if (instances.length > 1) return invalid('Only one instance per request is supported for gemini-embedding-001.');
+  if (!isObject(instances[0]) || typeof instances[0].content !== 'string') return invalid('instances[0].content must be a string');
+  return undefined;
+}
+
+function predictAnswer(body: Json): Json {
+  const instance = (body.instances as Json[])[0]!;
+  const parameters = isObject(body.parameters) ? body.parameters : {};
+  const dims = typeof parameters.outputDimensionality === 'number' ? parameters.outputDimensionality : STUB_EMBEDDING_DIMENSIONS;
+  return { predictions: [stubPrediction(instance.content as string, dims)], metadata: { billableCharacterCount: (instance.content as string).length } };
+}
+
 function checkEmbed(body: Json, model: string, method: GeminiMethod): Refusal | undefined {
+  if (method === 'predict') return checkPredict(body);
   const requests = method === 'embedContent' ? [body] : body.requests;
   if (!Array.isArray(requests) || requests.length === 0) return invalid('* BatchEmbedContentsRequest.requests: requests is not specified');
   for (const [i, request] of requests.entries()) {
@@ -224,7 +252,7 @@ function learnSignatures(value: unknown, signatures: Set<string>): void {
 
 function answer(stub: GeminiStub, res: ServerResponse, request: GeminiRequest, body: Json): void {
   const method = request.method!;
-  const embedding = method === 'embedContent' || method === 'batchEmbedContents';
+  const embedding = method === 'embedContent' || method === 'batchEmbedContents' || method === 'predict';
   const reply = (embedding ? stub.embedScript : stub.script).shift();
   if (reply?.kind === 'google') return writeGoogleError(res, new Refusal(reply.status, reply.googleStatus, reply.message, reply.details));
   if (reply?.kind === 'json') {
@@ -234,7 +262,8 @@ function answer(stub: GeminiStub, res: ServerResponse, request: GeminiRequest, b
     return;
   }
   if (embedding) {
-    const out = method === 'embedContent' ? { embedding: embedValues(body) } : { embeddings: (body.requests as Json[]).map(embedValues) };
+    const out =
+      method === 'predict' ? predictAnswer(body) : method === 'embedContent' ? { embedding: embedValues(body) } : { embeddings: (body.requests as Json[]).map(embedValues) };
     res.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' });
     res.end(JSON.stringify(out));
     return;

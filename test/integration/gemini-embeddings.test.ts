@@ -2,7 +2,8 @@
  * `POST /v1/embeddings` on a Gemini route: the official `openai` client's
  * `embeddings.create` against the Gemini stub, one text (`embedContent`)
  * and a list (`batchEmbedContents`), `dimensions`, the base64 encoding,
- * and token ids refused (Gemini embeds text only).
+ * and token ids refused (Gemini embeds text only); `GET /v1/models` lists
+ * the model as an embedding model of Google's published size.
  */
 import { createGateway, geminiUpstream } from 'modelgate';
 import OpenAI from 'openai';
@@ -21,7 +22,7 @@ describe('embeddings on a Gemini route', () => {
 
   beforeAll(async () => {
     stub = await startGeminiStub({ keys: [GOOGLE_KEY] });
-    app = await startApp('node', createGateway({ auth: { keys: [KEY] }, routes: [{ match: 'gemini-*', upstream: geminiUpstream({ apiKey: GOOGLE_KEY, baseURL: stub.baseURL }) }] }));
+    app = await startApp('node', createGateway({ auth: { keys: [KEY] }, routes: [{ match: 'gemini-*', list: [MODEL], upstream: geminiUpstream({ apiKey: GOOGLE_KEY, baseURL: stub.baseURL }) }] }));
     openai = openAIClient(app.url);
   });
   afterAll(async () => {
@@ -62,6 +63,13 @@ describe('embeddings on a Gemini route', () => {
     const error = await failure(() => openai.embeddings.create({ model: MODEL, input: [[1, 2, 3]] }));
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as Error).message).toMatch(/Gemini embeds text only/);
+    expect(stub.requests).toHaveLength(0);
+  });
+
+  it('lists gemini-embedding-001 as an embedding model of 3072 dimensions, shortened down to 128 (Google\'s model page)', async () => {
+    const page = await openai.models.list();
+    const listed = page.data.find((model) => model.id === MODEL) as unknown as { modelgate: { interfaces: string[]; dimensions?: number; min_dimensions?: number } };
+    expect(listed.modelgate).toMatchObject({ interfaces: ['embeddings'], dimensions: 3072, min_dimensions: 128 });
     expect(stub.requests).toHaveLength(0);
   });
 });

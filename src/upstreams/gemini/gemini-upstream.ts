@@ -39,8 +39,9 @@ import { geminiToChatResponse } from './gemini-to-chat-response.js';
 import { GeminiToChatStream } from './gemini-to-chat-stream.js';
 import type { GeminiGenerateContentResponse } from './gemini-types.js';
 import type { GeminiUpstreamOptions } from './gemini-upstream-options.js';
-import { geminiToEmbeddingsResponse, toGeminiEmbedRequest } from './gemini-embeddings.js';
+import { embeddingTexts, geminiToEmbeddingsResponse, toGeminiEmbedRequest, toVertexPredictBody, vertexPredictionsToEmbeddingsResponse } from './gemini-embeddings.js';
 import { type GeminiMethod, geminiMethodPath, type GeminiPlace, geminiRoot } from './gemini-url.js';
+import { predictEach } from './predict-each.js';
 import { chatErrorResponse, geminiFailureToError, readGeminiError } from './read-gemini-error.js';
 
 /** `gen_ai.provider.name` of the Gemini API on Google AI Studio (OpenTelemetry GenAI conventions). */
@@ -88,8 +89,9 @@ function jsonResponse(json: unknown, headers: Record<string, string>): UpstreamR
  *
  * Operations: `chat.completions` → `POST …/models/{model}:generateContent`,
  * or `:streamGenerateContent?alt=sse` when streamed; `embeddings` →
- * `:embedContent` (one text) or `:batchEmbedContents` (a list), on AI
- * Studio only; others reject with `NOT_IMPLEMENTED` (501): Gemini holds no
+ * `:embedContent` (one text) or `:batchEmbedContents` (a list) on AI
+ * Studio, `:predict` once per text on Vertex AI; others reject with
+ * `NOT_IMPLEMENTED` (501): Gemini holds no
  * files, and its model list is not relayed. What Gemini cannot express of the chat body is left out and named
  * in `x-modelgate-warnings`. A blocked prompt is a 400 `content_filter`;
  * Google's errors keep their status (429 and 5xx are retried and failed
@@ -172,10 +174,20 @@ export function geminiUpstream(options: GeminiUpstreamOptions): Upstream {
     return client.send({ method: 'POST', path, ...(query ? { query } : {}), headers, body: JSON.stringify(body), signal: abortSourceOf(call) });
   }
 
-  /** Embeddings through `embedContent` / `batchEmbedContents` (AI Studio: Vertex AI serves Gemini embeddings through another API). */
+  /** Embeddings on Vertex AI: one `:predict` call per text, the answers joined into one list. */
+  async function embedOnVertex(call: UpstreamCall, body: EmbeddingsRequest & { model: string }): Promise<{ response: UpstreamResponse; answer: () => Promise<UpstreamResponse> }> {
+    const texts = embeddingTexts(body.input);
+    const outcome = await predictEach(texts.length, (index) => post(call, body.model, 'predict', toVertexPredictBody(texts[index]!, body)), (response) => readJson(response, name));
+    if (outcome.kind === 'refused') return { response: outcome.response, answer: () => Promise.reject(new Error('unreachable: a refused call has no answer')) };
+    const headers = withoutFraming(outcome.headers);
+    const answered: UpstreamResponse = { status: 200, headers, body: oneChunk(new Uint8Array()) };
+    return { response: answered, answer: async () => jsonResponse(vertexPredictionsToEmbeddingsResponse(outcome.answers, body, { model: body.model, upstream: name }), headers) };
+  }
+
+  /** Embeddings through `embedContent` / `batchEmbedContents` on AI Studio, `:predict` on Vertex AI. */
   async function embed(call: UpstreamCall): Promise<{ response: UpstreamResponse; answer: () => Promise<UpstreamResponse> }> {
-    if (place.kind === 'vertex') throw new GatewayError('NOT_IMPLEMENTED', `Upstream "${name}" (Gemini on Vertex AI) does not create embeddings; route embedding models to Google AI Studio.`);
     const body = bodyOf<EmbeddingsRequest>(call);
+    if (place.kind === 'vertex') return embedOnVertex(call, body);
     const request = toGeminiEmbedRequest(body, body.model);
     const response = await post(call, body.model, request.method, request.body);
     return {

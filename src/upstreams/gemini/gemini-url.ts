@@ -17,8 +17,8 @@ export const AI_STUDIO_ROOT = 'https://generativelanguage.googleapis.com';
 const AI_STUDIO_VERSION = '/v1beta';
 const VERTEX_VERSION = '/v1';
 
-/** The methods the upstream calls. */
-export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents';
+/** The methods the upstream calls (`predict`: Vertex AI's Text Embeddings API). */
+export type GeminiMethod = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents' | 'predict';
 
 /** Where a Gemini model is served: AI Studio, or a Vertex AI project and location. */
 export type GeminiPlace = { kind: 'ai-studio' } | { kind: 'vertex'; projectId: string; region: string };

@@ -23,12 +23,22 @@ describe('served models without routes (the simulator)', () => {
     expect(ids(chat)).toEqual([...SPEC_MODEL_IDS].sort());
     expect(chat.every((model) => model.messages && model.entry?.id === model.id)).toBe(true);
     const embeddings = listed.filter((model) => model.embeddings === true);
+    // The simulator answers OpenAI's embedding models only, not the other vendors' the gateway knows.
     expect(ids(embeddings)).toEqual(['text-embedding-3-large', 'text-embedding-3-small', 'text-embedding-ada-002']);
     expect(embeddings.every((model) => !model.messages && model.entry === undefined)).toBe(true);
   });
 });
 
 describe('served models with routes', () => {
+  it("lists Google's embedding model on a route with its published size (3072, shortened down to 128)", () => {
+    const models = served([{ match: 'gemini-embedding-001', upstream: local }]);
+    expect(models.listed).toHaveLength(1);
+    const [gemini] = models.listed;
+    expect(gemini).toMatchObject({ id: 'gemini-embedding-001', embeddings: true, embedding: { dimensions: 3072, shortens: true, minDimensions: 128 } });
+    const byPattern = served([{ match: 'gemini-*', upstream: local }]);
+    expect(byPattern.find('gemini-embedding-001')?.embedding?.dimensions).toBe(3072);
+  });
+
   it('an exact-id route lists its id and no catalog model', () => {
     const models = served([{ match: 'llama-3.1-8b', upstream: local }]);
     expect(models.listed).toEqual([{ id: 'llama-3.1-8b', messages: false }]);
