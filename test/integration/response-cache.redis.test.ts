@@ -187,6 +187,10 @@ describe('redis response cache: maxBytesPerOwner', () => {
     const kept = [];
     for (let index = 0; index <= 8; index++) kept.push(await has(store, index));
     expect(kept).toEqual([true, true, true, true, true, true, true, true, false]);
+    // Replaced by another owner's fill, an entry's bytes go back to the owner that had it.
+    await fillAs(store, 'shared', 1);
+    expect(Number(await redis.io.hget(redisCacheOwnerKey('quota-refill:', 'alice'), 'total'))).toBe(56 * KIB);
+    expect(Number(await redis.io.hget(redisCacheOwnerKey('quota-refill:', 'shared'), 'total'))).toBe(8 * KIB);
   });
 
   it('bytes of minutes gone no longer count: the owner stores again', async () => {
