@@ -70,7 +70,7 @@ export type { CacheOptions, CacheScope } from './cache/cache-options.js';
 export { memoryResponseCache } from './cache/memory-response-cache.js';
 export { redisResponseCache } from './cache/redis-response-cache.js';
 export type { MemoryResponseCacheOptions, RedisResponseCacheOptions } from './cache/response-cache-options.js';
-export type { CacheLookup, CacheLookupOptions, ResponseCacheStore } from './cache/cache-types.js';
+export type { CacheFillStoreOptions, CacheLookup, CacheLookupOptions, ResponseCacheStore } from './cache/cache-types.js';
 
 // Upstreams and routing.
 export type * from './upstreams/upstream.js';

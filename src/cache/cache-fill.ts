@@ -41,6 +41,8 @@ export interface CacheFillOptions {
   ttlSeconds: number;
   /** The lock token of the lookup. */
   token: string;
+  /** Whom the entry belongs to in the store (`CacheFillStoreOptions.owner`): the principal id, or `'shared'`. */
+  owner: string;
   /** True when the lookup took the store's fill lock (it must be released when nothing is stored). */
   locked: boolean;
   /** The in-process flight this request leads, if it leads one. */
@@ -85,7 +87,7 @@ export function createCacheFill(options: CacheFillOptions): CacheFill {
     if (Buffer.byteLength(entry, 'utf8') > MAX_ENTRY_BYTES) return release();
     settle();
     lead?.settle({ entry, ageMs: 0 });
-    store.fill(key, entry, { ttlSeconds: options.ttlSeconds, token }).catch(() => undefined);
+    store.fill(key, entry, { ttlSeconds: options.ttlSeconds, token, owner: options.owner }).catch(() => undefined);
   };
   return {
     json: fill,

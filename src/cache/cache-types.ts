@@ -94,6 +94,20 @@ export interface CacheLookup {
   lock: 'lead' | 'wait' | 'none';
 }
 
+/** Options of {@link ResponseCacheStore.fill}. */
+export interface CacheFillStoreOptions {
+  ttlSeconds: number;
+  /** The lock token of the lookup that missed. */
+  token: string;
+  /**
+   * Whom the entry belongs to, for stores that share their room fairly: the
+   * principal id under `scope: 'principal'`, `'shared'` under `scope:
+   * 'shared'` (never a credential). A store may ignore it; the built-in ones
+   * count an absent owner as one owner named `''`.
+   */
+  owner?: string;
+}
+
 /**
  * Where cached answers live. Keys are hex SHA-256 digests (`cacheKey`);
  * entries are opaque strings. A store may fail or be slow: the gateway
@@ -103,8 +117,12 @@ export interface ResponseCacheStore {
   /** The store's default time to live in seconds, used when the gateway's `cache.ttlSeconds` is unset. */
   readonly ttlSeconds?: number;
   lookup(key: string, options: CacheLookupOptions): Promise<CacheLookup>;
-  /** Stores `entry` for `ttlSeconds` (whole seconds) and releases the lock `token` holds, if it still does. */
-  fill(key: string, entry: string, options: { ttlSeconds: number; token: string }): Promise<void>;
+  /**
+   * Stores `entry` for `ttlSeconds` (whole seconds) and releases the lock
+   * `token` holds, if it still does. A store may decline to keep the entry
+   * (too big, its owner over a quota): the lock is released all the same.
+   */
+  fill(key: string, entry: string, options: CacheFillStoreOptions): Promise<void>;
   /** Releases the key's fill lock if `token` still holds it (the leader's call failed or was not cacheable). */
   release(key: string, token: string): Promise<void>;
   /** Bytes of entries held, for the `modelgate_cache_bytes` gauge (approximate for shared stores). */

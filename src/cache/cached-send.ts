@@ -79,6 +79,17 @@ function primaryOf(route: ResolvedRoute): (target: CallPlan['target']) => boolea
   };
 }
 
+/**
+ * Whom an entry belongs to in the store, which shares its room fairly
+ * between owners: the principal under `scope: 'principal'` (so one
+ * principal's entries never push out another's), one `'shared'` owner
+ * otherwise. The principal id, never a credential: it may reach a store's
+ * key names.
+ */
+function ownerOf(ctx: GatewayContext, cache: CacheRuntime): string {
+  return cache.settings.scope === 'shared' ? 'shared' : (ctx.principal?.id ?? '');
+}
+
 interface Found {
   answer: CachedAnswer;
   ageMs: number;
@@ -195,7 +206,7 @@ export async function sendOrReplay<P extends CallPlan>(
     }
   }
   ctx.cache = { result: 'miss' };
-  const fill = createCacheFill({ key, store: cache.store, ttlSeconds: cache.settings.ttlSeconds, token, locked, lead, isPrimary: primaryOf(route), client });
+  const fill = createCacheFill({ key, store: cache.store, ttlSeconds: cache.settings.ttlSeconds, token, owner: ownerOf(ctx, cache), locked, lead, isPrimary: primaryOf(route), client });
   let sent: SentCall<P>;
   try {
     sent = await sendPlans(ctx, plans, parentSignal, timeoutMs);

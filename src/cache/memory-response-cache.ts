@@ -5,6 +5,7 @@
  */
 import { assertOptions } from '../options/parse-options.js';
 import { memoryResponseCacheOptionsSchema } from '../options/cache-store-schema.js';
+import { largestOwner } from '../responses/largest-owner.js';
 import type { CacheLookup, CacheLookupOptions, ResponseCacheStore } from './cache-types.js';
 import type { MemoryResponseCacheOptions } from './response-cache-options.js';
 
@@ -23,6 +24,13 @@ interface Entry {
   bytes: number;
   createdAt: number;
   expiresAt: number;
+  owner: string;
+}
+
+/** What one owner keeps: its entries by key, least recently used first, and their bytes. */
+interface Holding {
+  entries: Map<string, Entry>;
+  bytes: number;
 }
 
 interface FillLock {
@@ -36,11 +44,15 @@ interface FillLock {
  * - Entries are kept until their TTL (the `ttlSeconds` of each fill) has
  *   passed; an expired entry reads as a miss and is dropped then, or when
  *   it comes up as the least recently used.
- * - When a fill passes `maxBytes` (UTF-8 bytes of the entries), the least
- *   recently used entries are dropped until it fits; an entry larger than
- *   `maxBytes / 8` is not kept (its fill still releases the lock). Every
- *   operation is O(1) (a `Map` kept in recency order), but for the entries
- *   a fill drops.
+ * - Fairness: when a fill passes `maxBytes` (UTF-8 bytes of the entries),
+ *   the least recently used entry of the owner holding the most bytes is
+ *   dropped, until it fits (the owner of a fill: its `owner`, the principal
+ *   under `scope: 'principal'`). One principal sending many distinct
+ *   requests then drops its own entries once it holds more than any other,
+ *   never another's. An entry larger than `maxBytes / 8` is not kept (its
+ *   fill still releases the lock). A hit is O(1) (each owner's `Map` kept in
+ *   recency order); a fill is O(log owners) (a max-heap of owners by
+ *   bytes), plus the entries it drops.
  * - Fill locks live here too, with the same contract as `redisResponseCache`:
  *   the first lookup that misses with `lockMs > 0` leads, the others wait
  *   until the leader fills or releases, or the lock expires after `lockMs`;
@@ -56,8 +68,10 @@ export function memoryResponseCache(options: MemoryResponseCacheOptions = {}): R
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const largest = maxBytes / LARGEST_SHARE;
   const clock = options.now ?? Date.now;
-  /** Least recently used first. */
+  /** Every entry, in the order it was filled: expired ones are dropped from the front. */
   const entries = new Map<string, Entry>();
+  const holdings = new Map<string, Holding>();
+  const largestHolder = largestOwner();
   const locks = new Map<string, FillLock>();
   let totalBytes = 0;
 
@@ -66,12 +80,34 @@ export function memoryResponseCache(options: MemoryResponseCacheOptions = {}): R
     if (entry === undefined) return;
     entries.delete(key);
     totalBytes -= entry.bytes;
+    const holding = holdings.get(entry.owner)!;
+    holding.entries.delete(key);
+    holding.bytes -= entry.bytes;
+    if (holding.entries.size === 0) holdings.delete(entry.owner);
+    largestHolder.set(entry.owner, holding.bytes);
+  };
+
+  const add = (key: string, entry: Entry): void => {
+    entries.set(key, entry);
+    totalBytes += entry.bytes;
+    let holding = holdings.get(entry.owner);
+    if (holding === undefined) holdings.set(entry.owner, (holding = { entries: new Map(), bytes: 0 }));
+    holding.entries.set(key, entry);
+    holding.bytes += entry.bytes;
+    largestHolder.set(entry.owner, holding.bytes);
   };
 
   const evict = (now: number): void => {
+    // Expired entries first, oldest fills first (each dropped once: O(1) per entry over time).
     for (const [key, entry] of entries) {
-      if (totalBytes <= maxBytes && entry.expiresAt > now) return;
+      if (entry.expiresAt > now) break;
       remove(key);
+    }
+    while (totalBytes > maxBytes) {
+      const owner = largestHolder.top();
+      const victim = owner === undefined ? undefined : holdings.get(owner)?.entries.keys().next().value;
+      if (victim === undefined) return;
+      remove(victim);
     }
   };
 
@@ -111,21 +147,21 @@ export function memoryResponseCache(options: MemoryResponseCacheOptions = {}): R
       const entry = live(key, now);
       const ageMs = entry === undefined ? 0 : Math.max(0, now - entry.createdAt);
       if (entry === undefined || (lookup.maxAgeMs !== undefined && ageMs > lookup.maxAgeMs)) return Promise.resolve(lock(key, lookup, now));
-      // Used: now the most recently used.
-      entries.delete(key);
-      entries.set(key, entry);
+      // Used: now its owner's most recently used.
+      const own = holdings.get(entry.owner)!.entries;
+      own.delete(key);
+      own.set(key, entry);
       return Promise.resolve({ entry: entry.value, ageMs, lock: 'none' });
     },
 
-    fill(key, value, { ttlSeconds, token }) {
+    fill(key, value, { ttlSeconds, token, owner = '' }) {
       const now = clock();
       releaseIfHeld(key, token);
       // A fill replaces: the older answer goes even when the new one is not kept.
       remove(key);
       const bytes = Buffer.byteLength(value, 'utf8');
       if (!(ttlSeconds > 0) || bytes > largest) return Promise.resolve();
-      entries.set(key, { value, bytes, createdAt: now, expiresAt: now + Math.ceil(ttlSeconds) * 1000 });
-      totalBytes += bytes;
+      add(key, { value, bytes, createdAt: now, expiresAt: now + Math.ceil(ttlSeconds) * 1000, owner });
       evict(now);
       return Promise.resolve();
     },

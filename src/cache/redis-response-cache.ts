@@ -5,12 +5,21 @@
  * Works with the client you already have: ioredis or node-redis (`redis`),
  * single node or Cluster.
  */
+import { createHash } from 'node:crypto';
 import { assertOptions } from '../options/parse-options.js';
 import { redisResponseCacheOptionsSchema } from '../options/cache-store-schema.js';
 import { scriptRunner, scriptSha } from '../redis/script-runner.js';
 import { markShared } from '../shared-store.js';
 import type { CacheLookup, ResponseCacheStore } from './cache-types.js';
-import { BYTES_ADD_SCRIPT, BYTES_HELD_SCRIPT, FILL_SCRIPT, LOOKUP_SCRIPT, RELEASE_SCRIPT } from './redis-cache-scripts.js';
+import {
+  BYTES_ADD_SCRIPT,
+  BYTES_HELD_SCRIPT,
+  FILL_SCRIPT,
+  LOOKUP_SCRIPT,
+  OWNER_RESERVE_SCRIPT,
+  OWNER_RETURN_SCRIPT,
+  RELEASE_SCRIPT,
+} from './redis-cache-scripts.js';
 import type { RedisResponseCacheOptions } from './response-cache-options.js';
 
 const LOOKUP_SHA = scriptSha(LOOKUP_SCRIPT);
@@ -18,9 +27,18 @@ const FILL_SHA = scriptSha(FILL_SCRIPT);
 const RELEASE_SHA = scriptSha(RELEASE_SCRIPT);
 const BYTES_ADD_SHA = scriptSha(BYTES_ADD_SCRIPT);
 const BYTES_HELD_SHA = scriptSha(BYTES_HELD_SCRIPT);
+const OWNER_RESERVE_SHA = scriptSha(OWNER_RESERVE_SCRIPT);
+const OWNER_RETURN_SHA = scriptSha(OWNER_RETURN_SCRIPT);
 
 /** The default key prefix. */
 export const DEFAULT_CACHE_PREFIX = 'modelgate:cache:';
+
+/**
+ * Bytes of entries one owner may hold by default: 64 MiB, the memory
+ * cache's whole default room. Thousands of answers of a few KB; one
+ * principal sending distinct requests at any rate holds no more.
+ */
+export const DEFAULT_CACHE_BYTES_PER_OWNER = 64 * 1024 * 1024;
 
 /** The Redis keys of one cache key. */
 export interface RedisCacheKeys {
@@ -49,6 +67,17 @@ export function redisCacheBytesKey(prefix: string): string {
   return `${prefix}bytes`;
 }
 
+/**
+ * The key of one owner's byte count: `{prefix}owner:{<SHA-256 of the
+ * owner>}`. Hashed, so that a principal id of any length or character
+ * makes one short key of its own slot, and never appears in Redis.
+ *
+ * @internal
+ */
+export function redisCacheOwnerKey(prefix: string, owner: string): string {
+  return `${prefix}owner:{${createHash('sha256').update(owner, 'utf8').digest('hex')}}`;
+}
+
 function parseLookup(reply: unknown): CacheLookup {
   const [kind, entry, age] = Array.isArray(reply) ? (reply as unknown[]) : [];
   if (kind === 'hit' && typeof entry === 'string') return { entry, ageMs: Math.max(0, Number(age) || 0), lock: 'none' };
@@ -74,9 +103,22 @@ function parseLookup(reply: unknown): CacheLookup {
  *   pressure (or deleted by hand) count until their expiry. Every entry
  *   counts as the UTF-8 size of its answer (Redis's own overhead is not in
  *   it).
+ * - Fairness: `{prefix}owner:{<hash of the owner>}` counts the bytes of one
+ *   owner's entries (the principal's under `scope: 'principal'`) the same
+ *   way, by the minute they expire. Before a fill, one script call adds the
+ *   entry's bytes to its owner's count, or refuses when that would pass
+ *   `maxBytesPerOwner`: the fill is then skipped (the lock released, the
+ *   answer still served). The check is atomic per owner, so concurrent
+ *   fills never pass the quota together; the count is an upper bound (an
+ *   entry counts up to a minute past its expiry, and until its expiry when
+ *   Redis evicted it or it was deleted by hand), so an owner may be refused
+ *   up to a minute early, never let past. A replaced entry's bytes are given
+ *   back to its owner after the fill (one more call, only on a refill).
  *
  * Every command is one script call naming keys of one hash slot, so the
- * cache works unchanged with a Cluster client. Keep `{` and `}` out of
+ * cache works unchanged with a Cluster client (a fill under a quota is
+ * three or four such calls: the owner's count, the entry, the byte count,
+ * and on a refill the replaced entry's owner). Keep `{` and `}` out of
  * `prefix` (checked).
  *
  * @throws GatewayConfigError when an option is wrong (no client, a `ttlSeconds` that looks like ms, ...).
@@ -89,6 +131,8 @@ export function redisResponseCache(options: RedisResponseCacheOptions): Response
   const run = scriptRunner(options.client, 'redisResponseCache');
   const prefix = options.prefix ?? DEFAULT_CACHE_PREFIX;
   const bytesKey = redisCacheBytesKey(prefix);
+  const quota = options.maxBytesPerOwner ?? DEFAULT_CACHE_BYTES_PER_OWNER;
+  const quotaOn = quota > 0 && Number.isFinite(quota);
 
   const release = async (key: string, token: string): Promise<void> => {
     await run(RELEASE_SCRIPT, RELEASE_SHA, [redisCacheKeys(prefix, key).lock], [token]);
@@ -104,14 +148,27 @@ export function redisResponseCache(options: RedisResponseCacheOptions): Response
       return parseLookup(reply);
     },
 
-    async fill(key, value, { ttlSeconds, token }) {
+    async fill(key, value, { ttlSeconds, token, owner = '' }) {
       const ttl = Math.ceil(ttlSeconds);
       if (!(ttl >= 1)) return release(key, token);
+      let ownerKey = '';
+      let ownerBucket = '0';
+      if (quotaOn) {
+        ownerKey = redisCacheOwnerKey(prefix, owner);
+        const reserved = Number(await run(OWNER_RESERVE_SCRIPT, OWNER_RESERVE_SHA, [ownerKey], [String(ttl), String(Buffer.byteLength(value, 'utf8')), String(quota)])) || 0;
+        // Past the owner's quota: not stored, and the identical requests waiting on the lock go upstream themselves.
+        if (reserved === 0) return release(key, token);
+        ownerBucket = String(reserved);
+      }
       const { entry, lock } = redisCacheKeys(prefix, key);
-      const reply = await run(FILL_SCRIPT, FILL_SHA, [entry, lock], [value, String(ttl), token]);
-      const [bucket, bytes, replacedBucket, replacedBytes] = (Array.isArray(reply) ? reply : []).map((each: unknown) => String(Number(each) || 0));
+      const reply = await run(FILL_SCRIPT, FILL_SHA, [entry, lock], [value, String(ttl), token, ownerKey, ownerBucket]);
+      const [bucket, bytes, replacedBucket, replacedBytes, replacedOwner, replacedOwnerBucket] = Array.isArray(reply) ? (reply as unknown[]) : [];
       if (bucket === undefined) return;
-      await run(BYTES_ADD_SCRIPT, BYTES_ADD_SHA, [bytesKey], [bucket, bytes ?? '0', replacedBucket ?? '0', replacedBytes ?? '0']);
+      const count = (each: unknown): string => String(Number(each) || 0);
+      await run(BYTES_ADD_SCRIPT, BYTES_ADD_SHA, [bytesKey], [count(bucket), count(bytes), count(replacedBucket), count(replacedBytes)]);
+      if (typeof replacedOwner === 'string' && replacedOwner !== '' && Number(replacedBytes) > 0) {
+        await run(OWNER_RETURN_SCRIPT, OWNER_RETURN_SHA, [replacedOwner], [count(replacedOwnerBucket), count(replacedBytes)]);
+      }
     },
 
     release,

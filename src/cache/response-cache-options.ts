@@ -27,4 +27,13 @@ export interface RedisResponseCacheOptions {
   ttlSeconds?: number;
   /** Prefix of every key, without `{` or `}`. Default `'modelgate:cache:'`. */
   prefix?: string;
+  /**
+   * Bytes of entries one owner (a principal; under `scope: 'shared'`, every
+   * caller together) may hold, counted as each entry's UTF-8 size for its
+   * TTL. A fill that would pass it is not stored: the answer is still
+   * served, and the same request stays a miss until the owner's older
+   * entries expire. One principal then never fills Redis at the others'
+   * expense. At least 64 KiB; `0` or `Infinity` turns it off. Default 64 MiB.
+   */
+  maxBytesPerOwner?: number;
 }

@@ -56,6 +56,13 @@ const memoryShape = optionsObject(
 /** `memoryResponseCache(options)`. */
 export const memoryResponseCacheOptionsSchema = memoryShape.optional();
 
+/** `maxBytesPerOwner`: 0 or `Infinity` (off), else a whole number of bytes from 64 KiB (a smaller quota stores next to nothing). */
+const perOwnerQuotaSchema = shaped<number>(
+  (value) => value === 0 || value === Infinity || (typeof value === 'number' && Number.isSafeInteger(value) && value >= MIN_MEMORY_CACHE_BYTES),
+  (value) =>
+    `must be 0 or Infinity (no quota), or a whole number of bytes from ${MIN_MEMORY_CACHE_BYTES} (64 KiB) (got ${got(value)}): the most bytes of entries one owner (principal) holds in Redis (default 64 MiB)`,
+);
+
 const redisShape = optionsObject(
   {
     client: redisClientSchema,
@@ -64,12 +71,13 @@ const redisShape = optionsObject(
       (value) => typeof value === 'string' && !value.includes('{') && !value.includes('}'),
       (value) => `must be a string without { or } (the cache puts a Redis Cluster hash tag after it) (got ${typeof value === 'string' ? 'a string with a brace' : got(value)})`,
     ).optional(),
+    maxBytesPerOwner: perOwnerQuotaSchema.optional(),
   },
   'a `redisResponseCache`',
-  '`{ client, ttlSeconds?, prefix? }`',
+  '`{ client, ttlSeconds?, prefix?, maxBytesPerOwner? }`',
   {
     maxBytes:
-      'is not a `redisResponseCache` option: Redis keeps each entry for its TTL; bound its memory in Redis itself (`maxmemory` with a `volatile-lru` or `allkeys-lru` policy)',
+      'is not a `redisResponseCache` option: Redis keeps each entry for its TTL; bound what one principal holds with `maxBytesPerOwner`, and Redis as a whole in Redis itself (`maxmemory` with a `volatile-lru` or `allkeys-lru` policy)',
   },
 );
 

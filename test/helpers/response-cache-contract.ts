@@ -134,6 +134,17 @@ export function describeResponseCacheContract(name: string, make: () => CacheUnd
       expect(await store.lookup(KEY_A, { maxAgeMs: 0, lockMs: 5000, token: 'after' })).toEqual({ lock: 'wait' });
     });
 
+    it('the owner of a fill is bookkeeping only: any lookup of the key gets the entry, and a refill by another owner replaces it', async () => {
+      const { store } = make();
+      await store.fill(KEY_A, entryText('by alice'), { ttlSeconds: TTL, token: 't', owner: 'alice' });
+      await store.fill(KEY_B, entryText('no owner'), { ttlSeconds: TTL, token: 't' });
+      expect((await store.lookup(KEY_A, NO_LOCK)).entry).toBe(entryText('by alice'));
+      expect((await store.lookup(KEY_B, NO_LOCK)).entry).toBe(entryText('no owner'));
+      await store.fill(KEY_A, entryText('by shared'), { ttlSeconds: TTL, token: 't', owner: 'shared' });
+      expect((await store.lookup(KEY_A, NO_LOCK)).entry).toBe(entryText('by shared'));
+      expect(await store.bytesHeld!()).toBe(Buffer.byteLength(entryText('by shared')) + Buffer.byteLength(entryText('no owner')));
+    });
+
     it('bytesHeld: the UTF-8 bytes of the entries held; a replaced entry counts once', async () => {
       const { store } = make();
       expect(store.bytesHeld).toBeTypeOf('function');

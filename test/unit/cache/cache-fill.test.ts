@@ -15,7 +15,7 @@ function completion(text: string): Record<string, unknown> {
 
 function recordingStore() {
   const calls: string[] = [];
-  const fills: Array<{ entry: string; ttlSeconds: number; token: string }> = [];
+  const fills: Array<{ entry: string; ttlSeconds: number; token: string; owner?: string }> = [];
   const store: ResponseCacheStore = {
     lookup: async () => ({ lock: 'none' }),
     fill: async (_key, entry, options) => {
@@ -31,19 +31,19 @@ function recordingStore() {
 
 function fillWith(store: ResponseCacheStore, settled: unknown[], locked = true) {
   return createCacheFill({
-    key: 'k', store, ttlSeconds: 60, token: 'tok', locked,
+    key: 'k', store, ttlSeconds: 60, token: 'tok', owner: 'alice', locked,
     lead: { settle: (result) => settled.push(result) },
     isPrimary: (target) => target === primary,
   });
 }
 
 describe('createCacheFill', () => {
-  it("stores a complete primary answer with the TTL and the lookup's token, and hands it to the waiters", async () => {
+  it("stores a complete primary answer with the TTL, the lookup's token and its owner, and hands it to the waiters", async () => {
     const { store, fills } = recordingStore();
     const settled: unknown[] = [];
     fillWith(store, settled).json(completion('hello'), primary);
     expect(fills).toHaveLength(1);
-    expect(fills[0]).toMatchObject({ ttlSeconds: 60, token: 'tok' });
+    expect(fills[0]).toMatchObject({ ttlSeconds: 60, token: 'tok', owner: 'alice' });
     expect(JSON.parse(fills[0]!.entry)).toMatchObject({ v: 1, format: 'chat', upstream: 'primary', body: completion('hello') });
     expect(settled).toEqual([{ entry: fills[0]!.entry, ageMs: 0 }]);
   });
@@ -86,7 +86,7 @@ describe('createCacheFill', () => {
     const settled: unknown[] = [];
     const client = new AbortController();
     const fill = createCacheFill({
-      key: 'k', store, ttlSeconds: 60, token: 'tok', locked: true,
+      key: 'k', store, ttlSeconds: 60, token: 'tok', owner: 'alice', locked: true,
       lead: { settle: (result) => settled.push(result) },
       isPrimary: () => true,
       client: client.signal,
@@ -106,11 +106,11 @@ describe('createCacheFill', () => {
     const gone = recordingStore();
     const left = new AbortController();
     left.abort();
-    createCacheFill({ key: 'k', store: gone.store, ttlSeconds: 60, token: 'tok', locked: true, lead: undefined, isPrimary: () => true, client: left.signal });
+    createCacheFill({ key: 'k', store: gone.store, ttlSeconds: 60, token: 'tok', owner: 'alice', locked: true, lead: undefined, isPrimary: () => true, client: left.signal });
     expect(gone.calls).toEqual(['release']);
     const stays = recordingStore();
     const client = new AbortController();
-    createCacheFill({ key: 'k', store: stays.store, ttlSeconds: 60, token: 'tok', locked: true, lead: undefined, isPrimary: () => true, client: client.signal }).json(completion('ok'), primary);
+    createCacheFill({ key: 'k', store: stays.store, ttlSeconds: 60, token: 'tok', owner: 'alice', locked: true, lead: undefined, isPrimary: () => true, client: client.signal }).json(completion('ok'), primary);
     client.abort();
     expect(stays.calls).toEqual(['fill']);
   });

@@ -1,8 +1,9 @@
 /**
  * The in-memory response cache: the shared contract on a fake clock, then
  * what only it does: least recently used entries go first once `maxBytes`
- * is passed, an entry over `maxBytes / 8` is not kept, and expired entries
- * are dropped and stop counting.
+ * is passed, taken from the owner that holds the most bytes (one owner's
+ * fills never push out another's), an entry over `maxBytes / 8` is not
+ * kept, and expired entries are dropped and stop counting.
  */
 import { memoryResponseCache } from 'modelgate';
 import { describe, expect, it } from 'vitest';
@@ -108,5 +109,71 @@ describe('memoryResponseCache bounds', () => {
     const { ageMs } = await store.lookup(key(1), { lockMs: 0, token: 'r' });
     expect(ageMs).toBeGreaterThanOrEqual(25);
     expect(ageMs).toBeLessThan(2000);
+  });
+});
+
+describe('memoryResponseCache shares its room fairly between owners', () => {
+  const fillAs = (store: ReturnType<typeof memoryResponseCache>, owner: string, index: number, bytes = 8 * KIB): Promise<void> =>
+    store.fill(key(index), String(index % 10).repeat(bytes), { ttlSeconds: 60, token: 't', owner });
+  const kept = async (store: ReturnType<typeof memoryResponseCache>, indexes: readonly number[]): Promise<boolean[]> => {
+    const found = [];
+    for (const index of indexes) found.push(await hit(store, index));
+    return found;
+  };
+
+  it('one owner filling the cache with distinct entries drops its own, least recently used first; the other keeps every entry', async () => {
+    const { store } = cacheOnFakeClock({ maxBytes: 64 * KIB });
+    // Bob: two 8 KiB entries. Alice: then 30 more, far past the 64 KiB.
+    await fillAs(store, 'bob', 100);
+    await fillAs(store, 'bob', 101);
+    for (let index = 0; index < 30; index++) await fillAs(store, 'alice', index);
+    expect(await kept(store, [100, 101])).toEqual([true, true]);
+    // 64 KiB holds 8 entries: Bob's 2 and Alice's 6 most recent.
+    const alice = await kept(store, Array.from({ length: 30 }, (_, index) => index));
+    expect(alice.slice(0, 24).every((found) => !found)).toBe(true);
+    expect(alice.slice(24)).toEqual([true, true, true, true, true, true]);
+    expect(await store.bytesHeld!()).toBe(64 * KIB);
+  });
+
+  it('a hit keeps an entry within its owner: the owner’s next least recently used goes instead', async () => {
+    const { store } = cacheOnFakeClock({ maxBytes: 64 * KIB });
+    await fillAs(store, 'bob', 100);
+    for (let index = 0; index < 7; index++) await fillAs(store, 'alice', index);
+    expect(await hit(store, 0)).toBe(true);
+    await fillAs(store, 'alice', 7);
+    expect(await kept(store, [100, 0, 1, 2, 7])).toEqual([true, true, false, true, true]);
+  });
+
+  it('whoever fills, the entry dropped is the largest holder’s, and an owner that filled nothing loses nothing', async () => {
+    const { store } = cacheOnFakeClock({ maxBytes: 64 * KIB });
+    // Bob holds 40 KiB, Alice 16 KiB, Carol 8 KiB: full.
+    for (let index = 0; index < 5; index++) await fillAs(store, 'bob', 100 + index);
+    await fillAs(store, 'alice', 0);
+    await fillAs(store, 'alice', 1);
+    await fillAs(store, 'carol', 200);
+    // Alice's fill drops Bob's least recently used, not hers or Carol's.
+    await fillAs(store, 'alice', 2);
+    expect(await kept(store, [100, 101, 0, 1, 2, 200])).toEqual([false, true, true, true, true, true]);
+    // Bob 32 KiB, Alice 24 KiB, Carol 8 KiB: Carol's fill drops Bob's least recently used again,
+    // 102 now (the probe above was a hit on 101).
+    await fillAs(store, 'carol', 201);
+    expect(await kept(store, [101, 102, 103, 104, 0, 1, 2, 200, 201])).toEqual([true, false, true, true, true, true, true, true, true]);
+    // Bob 24 KiB, Alice 24 KiB, Carol 16 KiB: Carol's next fill drops one of the two largest holders' (a tie);
+    // then Carol holds the most, and her next fill drops her own least recently used (200).
+    await fillAs(store, 'carol', 202);
+    await fillAs(store, 'carol', 203);
+    expect(await store.bytesHeld!()).toBe(64 * KIB);
+    expect(await kept(store, [200, 201, 202, 203])).toEqual([false, true, true, true]);
+    const bob = (await kept(store, [101, 103, 104])).filter(Boolean).length;
+    const alice = (await kept(store, [0, 1, 2])).filter(Boolean).length;
+    expect([bob, alice].sort()).toEqual([2, 3]);
+  });
+
+  it('an owner keeps its entries when it refills one of them (a fill replaces; the bytes count once)', async () => {
+    const { store } = cacheOnFakeClock({ maxBytes: 64 * KIB });
+    for (let index = 0; index < 8; index++) await fillAs(store, index < 4 ? 'alice' : 'bob', index);
+    await fillAs(store, 'alice', 0);
+    expect(await kept(store, [0, 1, 2, 3, 4, 5, 6, 7])).toEqual([true, true, true, true, true, true, true, true]);
+    expect(await store.bytesHeld!()).toBe(64 * KIB);
   });
 });

@@ -57,7 +57,12 @@ describe('redisResponseCache options', () => {
     [{ client, prefix: '{mg}:' }, ['prefix', 'without { or }']],
     [{ client, prefix: 5 }, ['prefix']],
     [{ client, prefx: 'mg:' }, ['prefix']],
-    [{ client, maxBytes: 1000 }, ['maxBytes', 'maxmemory']],
+    [{ client, maxBytes: 1000 }, ['maxBytes', 'maxBytesPerOwner', 'maxmemory']],
+    [{ client, maxBytesPerOwner: 1000 }, ['maxBytesPerOwner', '65536', '0 or Infinity']],
+    [{ client, maxBytesPerOwner: -1 }, ['maxBytesPerOwner']],
+    [{ client, maxBytesPerOwner: 64 * 1024 + 0.5 }, ['maxBytesPerOwner', 'whole number']],
+    [{ client, maxBytesPerOwner: '64MB' }, ['maxBytesPerOwner']],
+    [{ client, maxBytesPerOwner: Number.NaN }, ['maxBytesPerOwner', 'NaN']],
   ])('refuses %j, naming what to fix', (options, words) => {
     const error = thrownBy(() => redisResponseCache(options as never));
     expect(isGatewayConfigError(error)).toBe(true);
@@ -68,6 +73,7 @@ describe('redisResponseCache options', () => {
   it('takes an ioredis-shaped or a node-redis-shaped client', () => {
     expect(() => redisResponseCache({ client })).not.toThrow();
     expect(() => redisResponseCache({ client, ttlSeconds: 3600, prefix: 'app:cache:' })).not.toThrow();
+    for (const maxBytesPerOwner of [0, Infinity, 64 * 1024, 1024 * 1024 * 1024]) expect(() => redisResponseCache({ client, maxBytesPerOwner })).not.toThrow();
     expect(() => redisResponseCache({ client: { evalSha: async () => null, eval: async () => null } })).not.toThrow();
   });
 });
