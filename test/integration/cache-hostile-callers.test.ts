@@ -106,17 +106,23 @@ describe('a fill lock always ends', () => {
   it('a store that fails between lookup and fill: no error, the lock is released, the next request goes upstream at once', async () => {
     const inner = memoryResponseCache();
     let failFills = true;
+    let releases = 0;
     const store: ResponseCacheStore = {
       lookup: (key, options) => inner.lookup(key, options),
       fill: (key, entry, options) => (failFills ? Promise.reject(new Error('connection reset')) : inner.fill(key, entry, options)),
-      release: (key, token) => inner.release(key, token),
+      release: (key, token) => {
+        releases++;
+        return inner.release(key, token);
+      },
     };
     const upstream = fixedAnswerUpstream('chat');
     const app = await start({ routes: [{ match: MODEL, upstream, retries: 0 }], cache: { store, waitMs: WAIT_MS, storeRetryMs: 1 }, logger: quietLogger });
     const first = await post(app, chatBody(false));
     expect([first.status, first.headers.get('x-modelgate-cache')]).toEqual([200, 'miss']);
     await first.text();
-    await sleep(20);
+    // The failed fill's lock is released once the store's 1 ms back-off is over: waited for, with a deadline.
+    for (const deadline = Date.now() + 5000; releases === 0 && Date.now() < deadline; ) await sleep(10);
+    expect(releases).toBe(1);
     failFills = false;
     const startedAt = performance.now();
     const second = await post(app, chatBody(false));
