@@ -16,6 +16,7 @@ import { sendOrReplay } from '../cache/cached-send.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
 import { planChatCall } from './plan-chat-call.js';
+import { guardRequest, requestGuards } from './guard-request.js';
 import { createUsageHidingTransform } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 
@@ -31,9 +32,11 @@ function checkChoices(body: ChatCompletionRequest, runtime: GatewayRuntime): num
 }
 
 export async function handleChatCompletions(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
-  const body = ctx.body as ChatCompletionRequest;
   const route = ctx.route;
   if (!route) throw new TypeError('handleChatCompletions needs ctx.route');
+  const guards = requestGuards(ctx, runtime);
+  await guardRequest(ctx, 'chat', guards);
+  const body = ctx.body as ChatCompletionRequest;
   let plans = route.targets.map((target) => planChatCall(ctx, runtime, body, target));
   const translatedFirst = plans[0]?.translated === true;
   // Chat upstreams answer `n` choices in one call, messages ones are fanned out: a fallback of the

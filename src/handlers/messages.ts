@@ -16,6 +16,7 @@ import type { RouteTarget } from '../routing/routes.js';
 import { type CallPlan, upstreamSignal } from './call-upstream.js';
 import { sendOrReplay } from '../cache/cached-send.js';
 import { modelsOnMessages } from './models-on-messages.js';
+import { guardRequest, requestGuards } from './guard-request.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 
@@ -43,9 +44,11 @@ function planMessagesCall(ctx: GatewayContext, runtime: GatewayRuntime, body: Me
 }
 
 export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
-  const body = ctx.body as MessagesRequest;
   const route = ctx.route;
   if (!route) throw new TypeError('handleMessages needs ctx.route');
+  const guards = requestGuards(ctx, runtime);
+  await guardRequest(ctx, 'messages', guards);
+  const body = ctx.body as MessagesRequest;
   const plans = route.targets.map((target) => planMessagesCall(ctx, runtime, body, target));
   const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
   if (!sent.plan.translated) return relayUnchanged(ctx, runtime, sent, 'messages');

@@ -29,7 +29,8 @@ import { sendOrReplay } from '../cache/cached-send.js';
 import { type ChatPlan, planChatCall } from './plan-chat-call.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
-import { requestPivot } from './responses-pivot.js';
+import { forgetPivot, requestPivot } from './responses-pivot.js';
+import { guardRequest, requestGuards } from './guard-request.js';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
@@ -112,10 +113,13 @@ function putAfterStream(ctx: GatewayContext, runtime: GatewayRuntime, record: St
 }
 
 export async function handleResponses(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
-  const body = ctx.body as ResponsesRequest;
   const route = ctx.route;
   const principal = ctx.principal;
   if (!route || !principal) throw new TypeError('handleResponses needs ctx.route and ctx.principal');
+  const guards = requestGuards(ctx, runtime);
+  // The limits may have made the pivot of the body as it came: a rewritten body needs its own.
+  if (await guardRequest(ctx, 'responses', guards)) forgetPivot(ctx);
+  const body = ctx.body as ResponsesRequest;
   const { seal } = runtime.responses;
   // Made already when a token or budget limit counted it.
   const pivot = await requestPivot(ctx, runtime);
