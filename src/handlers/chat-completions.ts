@@ -17,6 +17,8 @@ import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
 import { planChatCall } from './plan-chat-call.js';
 import { guardRequest, requestGuards } from './guard-request.js';
+import { guardAnswer } from './guard-answer.js';
+import { hasOutputGuards } from '../guards/answer-slots.js';
 import { createUsageHidingTransform } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 
@@ -46,12 +48,21 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
   if (n > 1) {
     // Several fanned-out calls make one answer: nothing a single entry could give back.
     if (runtime.cache) ctx.cache = { result: 'bypass' };
-    return fanOutChat(ctx, runtime, plans, n);
+    const fanned = await fanOutChat(ctx, runtime, plans, n);
+    if (fanned.type === 'json' && hasOutputGuards(guards)) await guardAnswer(ctx, guards, 'chat', fanned.body as Record<string, unknown>);
+    return fanned;
   }
 
   const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
   const plan = sent.plan;
+  const guardsOutput = hasOutputGuards(guards);
   if (!plan.translated) {
+    if (!plan.stream && guardsOutput) {
+      // The upstream's answer may be the cache's entry: the guards rewrite a copy.
+      const answer = structuredClone((await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>);
+      await guardAnswer(ctx, guards, 'chat', answer);
+      return jsonResponse(sent, answer);
+    }
     if (plan.stream && plan.hideUsage) return relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() });
     return relayUnchanged(ctx, runtime, sent, 'chat');
   }
@@ -68,10 +79,12 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
     return relayStream(ctx, runtime, sent, { format: 'chat', transform });
   }
   const json = (await readSuccessJson(ctx, runtime, sent)) as MessagesResponse;
-  return jsonResponse(sent, messagesToChatResponse(json, {
+  const answer = messagesToChatResponse(json, {
     model: body.model,
     id,
     created,
     ...(plan.jsonPrefill !== undefined ? { jsonPrefill: plan.jsonPrefill } : {}),
-  }));
+  });
+  if (guardsOutput) await guardAnswer(ctx, guards, 'chat', answer as unknown as Record<string, unknown>);
+  return jsonResponse(sent, answer);
 }

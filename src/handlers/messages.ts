@@ -17,6 +17,8 @@ import { type CallPlan, upstreamSignal } from './call-upstream.js';
 import { sendOrReplay } from '../cache/cached-send.js';
 import { modelsOnMessages } from './models-on-messages.js';
 import { guardRequest, requestGuards } from './guard-request.js';
+import { guardAnswer } from './guard-answer.js';
+import { hasOutputGuards } from '../guards/answer-slots.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 
@@ -51,11 +53,20 @@ export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntim
   const body = ctx.body as MessagesRequest;
   const plans = route.targets.map((target) => planMessagesCall(ctx, runtime, body, target));
   const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
-  if (!sent.plan.translated) return relayUnchanged(ctx, runtime, sent, 'messages');
+  const guardsOutput = hasOutputGuards(guards);
+  if (!sent.plan.translated) {
+    if (sent.plan.stream || !guardsOutput) return relayUnchanged(ctx, runtime, sent, 'messages');
+    // The upstream's answer may be the cache's entry: the guards rewrite a copy.
+    const answer = structuredClone((await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>);
+    await guardAnswer(ctx, guards, 'messages', answer);
+    return jsonResponse(sent, answer);
+  }
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   if (sent.plan.stream) {
     return relayStream(ctx, runtime, sent, { format: 'messages', transform: createChatToMessagesStream({ model: body.model, id }) });
   }
   const json = (await readSuccessJson(ctx, runtime, sent)) as ChatCompletion;
-  return jsonResponse(sent, chatToMessagesResponse(json, { model: body.model, id }));
+  const answer = chatToMessagesResponse(json, { model: body.model, id });
+  if (guardsOutput) await guardAnswer(ctx, guards, 'messages', answer as unknown as Record<string, unknown>);
+  return jsonResponse(sent, answer);
 }

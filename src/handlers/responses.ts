@@ -31,6 +31,8 @@ import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js'
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { forgetPivot, requestPivot } from './responses-pivot.js';
 import { guardRequest, requestGuards } from './guard-request.js';
+import { guardAnswer } from './guard-answer.js';
+import { hasOutputGuards } from '../guards/answer-slots.js';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
@@ -174,6 +176,7 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   const response = plan.translated
     ? messagesToResponsesResponse(json as MessagesResponse, { ...answer, ...prefill })
     : chatToResponsesResponse(json as ChatCompletion, answer);
+  if (hasOutputGuards(guards)) await guardAnswer(ctx, guards, 'responses', response);
   // A quota that filled up during the call (another request of the same key) is said rather than hidden.
   if (stored) await putOrRefuse(ctx, runtime, record(response));
   return jsonResponse(sent, clientView(response, includeEncrypted));
