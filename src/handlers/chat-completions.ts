@@ -17,7 +17,7 @@ import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
 import { planChatCall } from './plan-chat-call.js';
 import { guardRequest, requestGuards } from './guard-request.js';
-import { guardAnswer } from './guard-answer.js';
+import { guardAnswer, guardStream } from './guard-answer.js';
 import { hasOutputGuards } from '../guards/answer-slots.js';
 import { createUsageHidingTransform } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
@@ -49,8 +49,9 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
     // Several fanned-out calls make one answer: nothing a single entry could give back.
     if (runtime.cache) ctx.cache = { result: 'bypass' };
     const fanned = await fanOutChat(ctx, runtime, plans, n);
-    if (fanned.type === 'json' && hasOutputGuards(guards)) await guardAnswer(ctx, guards, 'chat', fanned.body as Record<string, unknown>);
-    return fanned;
+    if (!hasOutputGuards(guards)) return fanned;
+    if (fanned.type === 'json') await guardAnswer(ctx, guards, 'chat', fanned.body as Record<string, unknown>);
+    return guardStream(ctx, guards, 'chat', fanned);
   }
 
   const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
@@ -63,8 +64,11 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
       await guardAnswer(ctx, guards, 'chat', answer);
       return jsonResponse(sent, answer);
     }
-    if (plan.stream && plan.hideUsage) return relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() });
-    return relayUnchanged(ctx, runtime, sent, 'chat');
+    if (plan.stream && plan.hideUsage) {
+      return guardStream(ctx, guards, 'chat', await relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() }));
+    }
+    const relayed = await relayUnchanged(ctx, runtime, sent, 'chat');
+    return guardsOutput ? guardStream(ctx, guards, 'chat', relayed) : relayed;
   }
   const id = `chatcmpl-${randomUUID().replace(/-/g, '')}`;
   const created = Math.floor(Date.now() / 1000);
@@ -76,7 +80,7 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
       includeUsage: body.stream_options?.include_usage === true,
       ...(plan.jsonPrefill !== undefined ? { jsonPrefill: plan.jsonPrefill } : {}),
     });
-    return relayStream(ctx, runtime, sent, { format: 'chat', transform });
+    return guardStream(ctx, guards, 'chat', await relayStream(ctx, runtime, sent, { format: 'chat', transform }));
   }
   const json = (await readSuccessJson(ctx, runtime, sent)) as MessagesResponse;
   const answer = messagesToChatResponse(json, {

@@ -17,7 +17,7 @@ import { type CallPlan, upstreamSignal } from './call-upstream.js';
 import { sendOrReplay } from '../cache/cached-send.js';
 import { modelsOnMessages } from './models-on-messages.js';
 import { guardRequest, requestGuards } from './guard-request.js';
-import { guardAnswer } from './guard-answer.js';
+import { guardAnswer, guardStream } from './guard-answer.js';
 import { hasOutputGuards } from '../guards/answer-slots.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
@@ -55,7 +55,8 @@ export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntim
   const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
   const guardsOutput = hasOutputGuards(guards);
   if (!sent.plan.translated) {
-    if (sent.plan.stream || !guardsOutput) return relayUnchanged(ctx, runtime, sent, 'messages');
+    if (!guardsOutput) return relayUnchanged(ctx, runtime, sent, 'messages');
+    if (sent.plan.stream) return guardStream(ctx, guards, 'messages', await relayUnchanged(ctx, runtime, sent, 'messages'));
     // The upstream's answer may be the cache's entry: the guards rewrite a copy.
     const answer = structuredClone((await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>);
     await guardAnswer(ctx, guards, 'messages', answer);
@@ -63,7 +64,8 @@ export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntim
   }
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   if (sent.plan.stream) {
-    return relayStream(ctx, runtime, sent, { format: 'messages', transform: createChatToMessagesStream({ model: body.model, id }) });
+    const relayed = await relayStream(ctx, runtime, sent, { format: 'messages', transform: createChatToMessagesStream({ model: body.model, id }) });
+    return guardsOutput ? guardStream(ctx, guards, 'messages', relayed) : relayed;
   }
   const json = (await readSuccessJson(ctx, runtime, sent)) as ChatCompletion;
   const answer = chatToMessagesResponse(json, { model: body.model, id });
