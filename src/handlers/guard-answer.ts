@@ -12,6 +12,7 @@ import type { Guard, GuardInterface } from '../guards/guard-types.js';
 import { createChatStreamEditor } from '../guards/stream/chat-stream-editor.js';
 import { guardEventStream } from '../guards/stream/guard-event-stream.js';
 import { createMessagesStreamEditor } from '../guards/stream/messages-stream-editor.js';
+import { createResponsesStreamEditor, type ResponsesStreamEditor } from '../guards/stream/responses-stream-editor.js';
 import type { GatewayResponse } from '../types.js';
 
 const GUARD_ANSWER = { chat: guardChatAnswer, messages: guardMessagesAnswer, responses: guardResponsesAnswer } as const;
@@ -36,4 +37,11 @@ export function guardStream(ctx: GatewayContext, guards: readonly Guard[], api: 
   const editor = STREAM_EDITORS[api](guards, info, () => {});
   if (editor) response.body = guardEventStream(response.body, editor);
   return response;
+}
+
+/** The Responses stream editor of this request, or undefined when no guard reads the text of answers. */
+export function responsesStreamEditor(ctx: GatewayContext, guards: readonly Guard[]): ResponsesStreamEditor | undefined {
+  if (!hasOutputGuards(guards)) return undefined;
+  const model = typeof ctx.body?.model === 'string' ? ctx.body.model : '';
+  return createResponsesStreamEditor(guards, { interface: 'responses', model, principal: ctx.principal?.id, signal: ctx.request.signal }, () => {});
 }

@@ -31,7 +31,8 @@ import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js'
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { forgetPivot, requestPivot } from './responses-pivot.js';
 import { guardRequest, requestGuards } from './guard-request.js';
-import { guardAnswer } from './guard-answer.js';
+import { guardAnswer, responsesStreamEditor } from './guard-answer.js';
+import { guardEventStream } from '../guards/stream/guard-event-stream.js';
 import { hasOutputGuards } from '../guards/answer-slots.js';
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
@@ -167,9 +168,12 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   if (plan.stream) {
     const transform = plan.translated ? createMessagesToResponsesStream({ ...answer, ...prefill }) : createChatToResponsesStream(answer);
     const response = await relayStream(ctx, runtime, sent, { format: 'chat', transform });
+    // With output guards, the client gets (and the store keeps) the response as the guards left it.
+    const guarded = responsesStreamEditor(ctx, guards);
+    if (guarded) response.body = guardEventStream(response.body, guarded);
     // The events are out by then: a refused or failed put leaves the answer as sent (a later turn naming it gets
     // previous_response_not_found); the store's time-out bounds how long the terminal event is held.
-    if (stored) response.body = holdUntilStored(response.body, transform, (done) => putAfterStream(ctx, runtime, record(done)));
+    if (stored) response.body = holdUntilStored(response.body, guarded ?? transform, (done) => putAfterStream(ctx, runtime, record(done)));
     return response;
   }
   const json = await readSuccessJson(ctx, runtime, sent);

@@ -3,7 +3,7 @@
  * real HTTP (node:http and Express): an e-mail address and a phone number
  * split across deltas are still redacted, and a denied term mid-stream
  * ends the stream with the interface's filter ending, nothing after it,
- * on chat and messages, over a chat upstream and a messages upstream.
+ * on chat, messages and Responses, over a chat upstream and a messages upstream.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { denyList, messagesUpstream, openAICompatible, piiRedactor } from 'modelgate';
@@ -62,6 +62,27 @@ describe.each(['node', 'express5'] as const)('output guards on streams on %s', (
       const text = message.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       return { text, stop: message.stop_reason };
     };
+
+    const responsesStream = async () => {
+      const stream = openai.responses.stream({ model, input: 'hi', store: false });
+      let text = '';
+      for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
+      const response = await stream.finalResponse();
+      return { text, final: response.output_text, status: response.status, reason: response.incomplete_details?.reason };
+    };
+
+    it('Responses: redacts matches split across deltas, in the deltas and the final response', async () => {
+      script.deltas = PII_DELTAS;
+      expect(await responsesStream()).toEqual({ text: REDACTED, final: REDACTED, status: 'completed', reason: undefined });
+    });
+
+    it('Responses: a denied term mid-stream ends it incomplete with content_filter, nothing of it or after it sent', async () => {
+      script.deltas = DENIED_DELTAS;
+      const { text, status, reason } = await responsesStream();
+      expect(status).toBe('incomplete');
+      expect(reason).toBe('content_filter');
+      expect(text).not.toMatch(/nightingale|After the block/i);
+    });
 
     it('chat: redacts matches split across deltas', async () => {
       script.deltas = PII_DELTAS;
