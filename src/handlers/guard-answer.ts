@@ -14,13 +14,17 @@ import { guardEventStream } from '../guards/stream/guard-event-stream.js';
 import { createMessagesStreamEditor } from '../guards/stream/messages-stream-editor.js';
 import { createResponsesStreamEditor, type ResponsesStreamEditor } from '../guards/stream/responses-stream-editor.js';
 import type { GatewayResponse } from '../types.js';
+import { observeGuardRecords } from '../observability/guard-observation.js';
 
 const GUARD_ANSWER = { chat: guardChatAnswer, messages: guardMessagesAnswer, responses: guardResponsesAnswer } as const;
 
 /** Guards `answer` (an answer of interface `api`, which this call owns) for the request of `ctx`. */
 export function guardAnswer(ctx: GatewayContext, guards: readonly Guard[], api: GuardInterface, answer: Record<string, unknown>): Promise<AnswerGuardOutcome> {
   const model = typeof ctx.body?.model === 'string' ? ctx.body.model : '';
-  return GUARD_ANSWER[api](answer, guards, { interface: api, model, principal: ctx.principal?.id, signal: ctx.request.signal });
+  return GUARD_ANSWER[api](answer, guards, { interface: api, model, principal: ctx.principal?.id, signal: ctx.request.signal }).then((outcome) => {
+    observeGuardRecords(ctx.observer, outcome.records);
+    return outcome;
+  });
 }
 
 const STREAM_EDITORS = { chat: createChatStreamEditor, messages: createMessagesStreamEditor } as const;
@@ -34,7 +38,7 @@ export function guardStream(ctx: GatewayContext, guards: readonly Guard[], api: 
   if (response.type !== 'sse' || !hasOutputGuards(guards)) return response;
   const model = typeof ctx.body?.model === 'string' ? ctx.body.model : '';
   const info = { interface: api, model, principal: ctx.principal?.id, signal: ctx.request.signal };
-  const editor = STREAM_EDITORS[api](guards, info, () => {});
+  const editor = STREAM_EDITORS[api](guards, info, (records) => observeGuardRecords(ctx.observer, records));
   if (editor) response.body = guardEventStream(response.body, editor);
   return response;
 }
@@ -43,5 +47,5 @@ export function guardStream(ctx: GatewayContext, guards: readonly Guard[], api: 
 export function responsesStreamEditor(ctx: GatewayContext, guards: readonly Guard[]): ResponsesStreamEditor | undefined {
   if (!hasOutputGuards(guards)) return undefined;
   const model = typeof ctx.body?.model === 'string' ? ctx.body.model : '';
-  return createResponsesStreamEditor(guards, { interface: 'responses', model, principal: ctx.principal?.id, signal: ctx.request.signal }, () => {});
+  return createResponsesStreamEditor(guards, { interface: 'responses', model, principal: ctx.principal?.id, signal: ctx.request.signal }, (records) => observeGuardRecords(ctx.observer, records));
 }

@@ -12,6 +12,7 @@ import { guardStopError } from '../guards/guard-stop-error.js';
 import type { Guard, GuardInterface } from '../guards/guard-types.js';
 import type { GuardedBodies } from '../guards/input-views.js';
 import { runInputGuards } from '../guards/run-guards.js';
+import { observeGuardRecords } from '../observability/guard-observation.js';
 
 const NONE: readonly Guard[] = [];
 
@@ -33,6 +34,7 @@ export async function guardRequest(ctx: GatewayContext, api: GuardInterface, gua
   if (!guards.some((guard) => guard.input !== undefined)) return false;
   const body = ctx.body as GuardedBodies[typeof api];
   const result = await runInputGuards({ guards, api, body, principal: ctx.principal?.id, signal: ctx.request.signal });
+  observeGuardRecords(ctx.observer, result.records);
   if (result.stop) throw guardStopError(result.stop);
   if (result.value === body) return false;
   ctx.body = result.value as unknown as Record<string, unknown>;
