@@ -55,6 +55,7 @@ export async function* guardEventStream(source: AsyncIterable<Uint8Array>, edito
     }
   } finally {
     // A stop, or the client gone: the relay aborts (or drains) the upstream and reports the usage read so far.
-    await iterator.return?.();
+    // Not awaited: the relay's return settles after a read still pending on a silent upstream.
+    iterator.return?.()?.catch(() => {});
   }
 }
