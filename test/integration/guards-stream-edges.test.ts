@@ -4,7 +4,7 @@
  * whole answer gives; a block mid-stream aborts the upstream (the stub
  * would otherwise never end); a cached stream replays through the guards.
  */
-import { memoryResponseCache, openAICompatible, denyList, piiRedactor } from 'modelgate';
+import { denyList, type Guard, memoryResponseCache, openAICompatible, piiRedactor } from 'modelgate';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../helpers/split-randomly.js';
@@ -28,6 +28,20 @@ function cut(text: string, seed: number): string[] {
   return parts;
 }
 
+/** An output guard that never decides in time (it would block). */
+const slowOutput = (onError: 'open' | 'closed'): Guard => ({
+  name: `slow-${onError}`,
+  timeoutMs: 30,
+  onError,
+  output: () => new Promise((resolve) => setTimeout(() => resolve({ action: 'block', reason: 'late' }), 1_000)),
+});
+const throwingOutput: Guard = {
+  name: 'throwing',
+  output: () => {
+    throw new Error('moderation at https://internal.example refused');
+  },
+};
+
 const script = { deltas: [ANSWER] };
 let upstreams: Awaited<ReturnType<typeof startGuardUpstreams>>;
 let hanging: StubUpstream;
@@ -45,6 +59,9 @@ beforeAll(async () => {
     cache: { store: memoryResponseCache() },
     routes: [
       { match: 'via-chat', upstream: openAICompatible({ baseURL: `${upstreams.chat.url}/v1`, apiKey: 'sk-up', name: 'chat-up' }) },
+      { match: 'slow-open', upstream: openAICompatible({ baseURL: `${upstreams.chat.url}/v1`, apiKey: 'sk-up', name: 'chat-up' }), cache: false, guards: [slowOutput('open')] },
+      { match: 'slow-closed', upstream: openAICompatible({ baseURL: `${upstreams.chat.url}/v1`, apiKey: 'sk-up', name: 'chat-up' }), cache: false, guards: [slowOutput('closed')] },
+      { match: 'throwing-closed', upstream: openAICompatible({ baseURL: `${upstreams.chat.url}/v1`, apiKey: 'sk-up', name: 'chat-up' }), cache: false, guards: [throwingOutput] },
       { match: 'hanging', upstream: openAICompatible({ baseURL: `${hanging.url}/v1`, apiKey: 'sk-up', name: 'hanging' }), cache: false },
     ],
   });
@@ -76,6 +93,17 @@ describe('output guards on streams, at the edges', () => {
       script.deltas = cut(ANSWER, seed);
       expect(await streamed('via-chat', `seed ${seed}`), `seed ${seed}`).toEqual({ text: whole, finish: 'stop' });
     }
+  });
+
+  it('an output guard past its time-out: open lets the text through, closed ends the stream with content_filter; a throwing one ends it too', async () => {
+    script.deltas = cut('A plain answer without anything to redact, long enough to pass any holdback of the stream.', 7);
+    expect(await streamed('slow-open', 'a')).toEqual({ text: script.deltas.join(''), finish: 'stop' });
+    const closed = await streamed('slow-closed', 'b');
+    expect(closed.finish).toBe('content_filter');
+    expect(closed.text).toBe('');
+    const thrown = await streamed('throwing-closed', 'c');
+    expect(thrown.finish).toBe('content_filter');
+    expect(thrown.text).toBe('');
   });
 
   it('a block mid-stream aborts the upstream', async () => {
