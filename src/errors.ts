@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   INVALID_JSON: 400,
   UNSUPPORTED_PARAMETER: 400,
   UNSUPPORTED_FEATURE: 400,
+  /** A guard (the `guards` option) refused the request: the reason is the guard's. */
+  CONTENT_FILTERED: 400,
   AUTHENTICATION_FAILED: 401,
   PERMISSION_DENIED: 403,
   NOT_FOUND: 404,
@@ -33,6 +35,8 @@ export const ERROR_CODES = {
   UPSTREAM_ENDPOINT_MISSING: 502,
   /** Every target of the route is cooling after repeated failures (chat 503; messages 529 `overloaded_error`). */
   UPSTREAM_COOLING: 503,
+  /** A guard with `onError: 'closed'` threw, timed out or gave an invalid decision: the request is refused unchecked. */
+  GUARD_FAILED: 503,
   UPSTREAM_TIMEOUT: 504,
   /** The request came back to a gateway it already passed through (its own `Via` entry): an upstream points back at the gateway. */
   LOOP_DETECTED: 508,

@@ -1,6 +1,7 @@
 /**
  * Options of `createGateway`.
  */
+import type { Guard } from './guards/guard-types.js';
 import type { AdmissionOptions } from './routing/admission-options.js';
 import type { AuthOptions } from './auth/verify-key.js';
 import type { CacheOptions } from './cache/cache-options.js';
@@ -193,4 +194,14 @@ export interface GatewayOptions extends ObservabilityOptions {
    * @example streamBounds: { maxBytes: 64 * 1024 * 1024, maxDurationMs: 30 * 60_000 }
    */
   streamBounds?: StreamBoundsOptions;
+  /**
+   * Your code on the traffic of every interface (chat, messages, Responses):
+   * each guard's `input` checks or rewrites the request before it goes
+   * upstream, its `output` the answer, whole or streamed. They run in
+   * order, these first, then the route's `guards`. Default: none (nothing
+   * is checked, at no cost). See `docs/guards.md`.
+   *
+   * @example guards: [piiRedactor(), denyList({ words: ['project-x'] })]
+   */
+  guards?: readonly Guard[];
 }

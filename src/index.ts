@@ -143,3 +143,28 @@ export type {
 export { parseSse } from './sse/parse-sse.js';
 export type { SseEvent } from './sse/parse-sse.js';
 export type { StreamTransform } from './sse/relay-stream.js';
+
+// Guards: your code on the traffic of every interface (docs/guards.md).
+export { DEFAULT_GUARD_ON_ERROR, DEFAULT_GUARD_TIMEOUT_MS, DEFAULT_HOLDBACK_CHARS, denyList, piiRedactor } from './guards/index.js';
+export type {
+  DenyListOptions,
+  Guard,
+  GuardContext,
+  GuardDecision,
+  GuardErrorPolicy,
+  GuardInputView,
+  GuardInterface,
+  GuardMessage,
+  GuardOutputView,
+  GuardRecord,
+  GuardTool,
+  GuardToolResult,
+  Holdback,
+  InputDecision,
+  OutputChannel,
+  OutputDecision,
+  PiiRedactorOptions,
+  SpanReplacement,
+  TextPart,
+  TextReplacement,
+} from './guards/index.js';

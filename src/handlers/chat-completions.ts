@@ -16,6 +16,9 @@ import { sendOrReplay } from '../cache/cached-send.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { fanOutChat } from './fan-out-chat.js';
 import { planChatCall } from './plan-chat-call.js';
+import { guardRequest, requestGuards } from './guard-request.js';
+import { guardAnswer, guardStream } from './guard-answer.js';
+import { hasOutputGuards } from '../guards/answer-slots.js';
 import { createUsageHidingTransform } from './hide-stream-usage.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 
@@ -31,9 +34,11 @@ function checkChoices(body: ChatCompletionRequest, runtime: GatewayRuntime): num
 }
 
 export async function handleChatCompletions(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
-  const body = ctx.body as ChatCompletionRequest;
   const route = ctx.route;
   if (!route) throw new TypeError('handleChatCompletions needs ctx.route');
+  const guards = requestGuards(ctx, runtime);
+  await guardRequest(ctx, 'chat', guards);
+  const body = ctx.body as ChatCompletionRequest;
   let plans = route.targets.map((target) => planChatCall(ctx, runtime, body, target));
   const translatedFirst = plans[0]?.translated === true;
   // Chat upstreams answer `n` choices in one call, messages ones are fanned out: a fallback of the
@@ -43,14 +48,27 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
   if (n > 1) {
     // Several fanned-out calls make one answer: nothing a single entry could give back.
     if (runtime.cache) ctx.cache = { result: 'bypass' };
-    return fanOutChat(ctx, runtime, plans, n);
+    const fanned = await fanOutChat(ctx, runtime, plans, n);
+    if (!hasOutputGuards(guards)) return fanned;
+    if (fanned.type === 'json') await guardAnswer(ctx, guards, 'chat', fanned.body as Record<string, unknown>);
+    return guardStream(ctx, guards, 'chat', fanned);
   }
 
   const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
   const plan = sent.plan;
+  const guardsOutput = hasOutputGuards(guards);
   if (!plan.translated) {
-    if (plan.stream && plan.hideUsage) return relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() });
-    return relayUnchanged(ctx, runtime, sent, 'chat');
+    if (!plan.stream && guardsOutput) {
+      // The upstream's answer may be the cache's entry: the guards rewrite a copy.
+      const answer = structuredClone((await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>);
+      await guardAnswer(ctx, guards, 'chat', answer);
+      return jsonResponse(sent, answer);
+    }
+    if (plan.stream && plan.hideUsage) {
+      return guardStream(ctx, guards, 'chat', await relayStream(ctx, runtime, sent, { format: 'chat', transform: createUsageHidingTransform() }));
+    }
+    const relayed = await relayUnchanged(ctx, runtime, sent, 'chat');
+    return guardsOutput ? guardStream(ctx, guards, 'chat', relayed) : relayed;
   }
   const id = `chatcmpl-${randomUUID().replace(/-/g, '')}`;
   const created = Math.floor(Date.now() / 1000);
@@ -62,13 +80,15 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
       includeUsage: body.stream_options?.include_usage === true,
       ...(plan.jsonPrefill !== undefined ? { jsonPrefill: plan.jsonPrefill } : {}),
     });
-    return relayStream(ctx, runtime, sent, { format: 'chat', transform });
+    return guardStream(ctx, guards, 'chat', await relayStream(ctx, runtime, sent, { format: 'chat', transform }));
   }
   const json = (await readSuccessJson(ctx, runtime, sent)) as MessagesResponse;
-  return jsonResponse(sent, messagesToChatResponse(json, {
+  const answer = messagesToChatResponse(json, {
     model: body.model,
     id,
     created,
     ...(plan.jsonPrefill !== undefined ? { jsonPrefill: plan.jsonPrefill } : {}),
-  }));
+  });
+  if (guardsOutput) await guardAnswer(ctx, guards, 'chat', answer as unknown as Record<string, unknown>);
+  return jsonResponse(sent, answer);
 }

@@ -16,6 +16,9 @@ import type { RouteTarget } from '../routing/routes.js';
 import { type CallPlan, upstreamSignal } from './call-upstream.js';
 import { sendOrReplay } from '../cache/cached-send.js';
 import { modelsOnMessages } from './models-on-messages.js';
+import { guardRequest, requestGuards } from './guard-request.js';
+import { guardAnswer, guardStream } from './guard-answer.js';
+import { hasOutputGuards } from '../guards/answer-slots.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
 import { jsonResponse, readSuccessJson, relayStream, relayUnchanged } from './relay-response.js';
 import { sealingFor } from './plan-sealing.js';
@@ -44,16 +47,29 @@ function planMessagesCall(ctx: GatewayContext, runtime: GatewayRuntime, body: Me
 }
 
 export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
-  const body = ctx.body as MessagesRequest;
   const route = ctx.route;
   if (!route) throw new TypeError('handleMessages needs ctx.route');
+  const guards = requestGuards(ctx, runtime);
+  await guardRequest(ctx, 'messages', guards);
+  const body = ctx.body as MessagesRequest;
   const plans = route.targets.map((target) => planMessagesCall(ctx, runtime, body, target));
   const sent = await sendOrReplay(ctx, runtime, plans, upstreamSignal(ctx, body.stream === true), requestTimeoutOf(runtime.options));
-  if (!sent.plan.translated) return relayUnchanged(ctx, runtime, sent, 'messages');
+  const guardsOutput = hasOutputGuards(guards);
+  if (!sent.plan.translated) {
+    if (!guardsOutput) return relayUnchanged(ctx, runtime, sent, 'messages');
+    if (sent.plan.stream) return guardStream(ctx, guards, 'messages', await relayUnchanged(ctx, runtime, sent, 'messages'));
+    // The upstream's answer may be the cache's entry: the guards rewrite a copy.
+    const answer = structuredClone((await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>);
+    await guardAnswer(ctx, guards, 'messages', answer);
+    return jsonResponse(sent, answer);
+  }
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   if (sent.plan.stream) {
-    return relayStream(ctx, runtime, sent, { format: 'messages', transform: createChatToMessagesStream({ model: body.model, id }) });
+    const relayed = await relayStream(ctx, runtime, sent, { format: 'messages', transform: createChatToMessagesStream({ model: body.model, id }) });
+    return guardsOutput ? guardStream(ctx, guards, 'messages', relayed) : relayed;
   }
   const json = (await readSuccessJson(ctx, runtime, sent)) as ChatCompletion;
-  return jsonResponse(sent, chatToMessagesResponse(json, { model: body.model, id }));
+  const answer = chatToMessagesResponse(json, { model: body.model, id });
+  if (guardsOutput) await guardAnswer(ctx, guards, 'messages', answer as unknown as Record<string, unknown>);
+  return jsonResponse(sent, answer);
 }

@@ -24,3 +24,8 @@ export function requestPivot(ctx: GatewayContext, runtime: GatewayRuntime): Prom
   }
   return pivot;
 }
+
+/** Drops the pivot made so far: the body changed (an input guard rewrote it), so the next `requestPivot` makes it anew. */
+export function forgetPivot(ctx: GatewayContext): void {
+  pivots.delete(ctx);
+}

@@ -29,8 +29,16 @@ import { sendOrReplay } from '../cache/cached-send.js';
 import { type ChatPlan, planChatCall } from './plan-chat-call.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
+<<<<<<< HEAD
 import { requestPivot } from './responses-pivot.js';
 import { sealingFor } from './plan-sealing.js';
+=======
+import { forgetPivot, requestPivot } from './responses-pivot.js';
+import { guardRequest, requestGuards } from './guard-request.js';
+import { guardAnswer, responsesStreamEditor } from './guard-answer.js';
+import { guardEventStream } from '../guards/stream/guard-event-stream.js';
+import { hasOutputGuards } from '../guards/answer-slots.js';
+>>>>>>> wt-gwire
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
@@ -113,10 +121,13 @@ function putAfterStream(ctx: GatewayContext, runtime: GatewayRuntime, record: St
 }
 
 export async function handleResponses(ctx: GatewayContext, runtime: GatewayRuntime): Promise<GatewayResponse> {
-  const body = ctx.body as ResponsesRequest;
   const route = ctx.route;
   const principal = ctx.principal;
   if (!route || !principal) throw new TypeError('handleResponses needs ctx.route and ctx.principal');
+  const guards = requestGuards(ctx, runtime);
+  // The limits may have made the pivot of the body as it came: a rewritten body needs its own.
+  if (await guardRequest(ctx, 'responses', guards)) forgetPivot(ctx);
+  const body = ctx.body as ResponsesRequest;
   const { seal } = runtime.responses;
   // Made already when a token or budget limit counted it.
   const pivot = await requestPivot(ctx, runtime);
@@ -162,15 +173,19 @@ export async function handleResponses(ctx: GatewayContext, runtime: GatewayRunti
   if (plan.stream) {
     const transform = plan.translated ? createMessagesToResponsesStream({ ...answer, ...prefill }) : createChatToResponsesStream(answer);
     const response = await relayStream(ctx, runtime, sent, { format: 'chat', transform });
+    // With output guards, the client gets (and the store keeps) the response as the guards left it.
+    const guarded = responsesStreamEditor(ctx, guards);
+    if (guarded) response.body = guardEventStream(response.body, guarded);
     // The events are out by then: a refused or failed put leaves the answer as sent (a later turn naming it gets
     // previous_response_not_found); the store's time-out bounds how long the terminal event is held.
-    if (stored) response.body = holdUntilStored(response.body, transform, (done) => putAfterStream(ctx, runtime, record(done)));
+    if (stored) response.body = holdUntilStored(response.body, guarded ?? transform, (done) => putAfterStream(ctx, runtime, record(done)));
     return response;
   }
   const json = await readSuccessJson(ctx, runtime, sent);
   const response = plan.translated
     ? messagesToResponsesResponse(json as MessagesResponse, { ...answer, ...prefill })
     : chatToResponsesResponse(json as ChatCompletion, answer);
+  if (hasOutputGuards(guards)) await guardAnswer(ctx, guards, 'responses', response);
   // A quota that filled up during the call (another request of the same key) is said rather than hidden.
   if (stored) await putOrRefuse(ctx, runtime, record(response));
   return jsonResponse(sent, clientView(response, includeEncrypted));

@@ -137,6 +137,9 @@ export function classifyFailure(error: GatewayError, scope: FailureScope): Opera
   const where = upstreamPlace(upstream);
   const key = (kind: string, detail: string | number = ''): string => `${kind}:${upstream ?? ''}:${detail}`;
   switch (error.code) {
+    case 'GUARD_FAILED':
+      // Before any upstream call: the guard's own service or code, never the route's upstream.
+      return { key: `guard:${error.message}`, what: 'a guard failed and refused the request (onError: closed)', where: 'gateway', check: "check the guard named in the error (its service, its timeoutMs), or give it onError: 'open'" };
     case 'UPSTREAM_UNAVAILABLE':
       if (error.message === CREDENTIALS_UNAVAILABLE_MESSAGE) {
         return { key: key('credentials-unavailable'), what: 'could not get credentials for the upstream', where, check: 'check the credential provider (AWS / Google / Entra ID credentials, role, profile) on this host' };

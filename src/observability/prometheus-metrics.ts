@@ -39,6 +39,8 @@ export interface PrometheusMetrics {
   admissionRefusals: PrometheusCounterLike;
   /** Model calls by response cache result (`hit`, `miss`, `bypass`); only requests of a gateway with a cache count. */
   cacheRequests: PrometheusCounterLike;
+  /** What each guard decided, per call of a request or answer (`allow`, `replace`, `block`, `error`, `timeout`). */
+  guardDecisions: PrometheusCounterLike;
   /**
    * The bytes the response cache holds (read from its stores at scrape time),
    * registered on first use: a gateway without a cache shows no such series.
@@ -96,6 +98,7 @@ export function createPrometheusMetrics(options: PrometheusOptions): PrometheusM
         await collectCacheBytes(this);
       },
     })),
+    guardDecisions: counter('guard_decisions_total', 'Guard decisions by guard and decision: allow, replace, block, error or timeout (a stream counts once per guard and text, its strongest decision).', ['guard', 'decision']),
     admissionRefusals: counter('admission_refusals_total', 'Model calls refused at once: full (admission.maxInFlight), share_full (admission.maxPerPrincipal: places or waiting calls), queue_timeout (admission.queueMs) or shutting_down.', ['reason']),
   };
 }

@@ -5,6 +5,7 @@
  *
  * @internal
  */
+import { guardsSchema } from '../guards/guard-schema.js';
 import { routingSchema } from './health-store-schema.js';
 import { z } from 'zod';
 import type { FileStore } from '../files/file-store.js';
@@ -179,6 +180,7 @@ export const GATEWAY_OPTIONS_SHAPE = {
   admission: admissionSchema.optional(),
   requestBounds: requestBoundsSchema.optional(),
   streamBounds: streamBoundsSchema.optional(),
+  guards: guardsSchema.readonly().optional(),
 };
 
 /** What the options of `createGateway` must be, for the message about a value that is no object. */

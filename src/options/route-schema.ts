@@ -3,6 +3,7 @@
  *
  * @internal
  */
+import { guardsSchema } from '../guards/guard-schema.js';
 import { z } from 'zod';
 import type { AffinityOptions } from '../routing/affinity.js';
 import type { DeploymentTarget, FallbackTarget, ModelMatcher, ModelRename, Route, SingleUpstreamRoute } from '../routing/routes.js';
@@ -119,6 +120,7 @@ const routeObjectSchema = optionsObject(
       .optional(),
     keyPassthrough: flag().optional(),
     betas: betasSchema.optional(),
+    guards: guardsSchema.readonly().optional(),
     onClientAbort: oneOf(['abort', 'drain'], 'what happens to the upstream call when the client leaves').optional(),
     retries: int(0, 100, 'retries per upstream before the next fallback').optional(),
     serveMessages: flag().optional(),

@@ -8,6 +8,7 @@ import type { Upstream } from '../upstreams/upstream.js';
 import type { ModelMatcher } from '../models/model-matcher.js';
 import type { AffinityOption } from './affinity.js';
 import type { RouteStrategy } from './strategies.js';
+import type { Guard } from '../guards/guard-types.js';
 import type { BetaOptions } from '../vendor-features/beta-policy.js';
 
 /**
@@ -46,6 +47,8 @@ interface RouteCommon {
    * See {@link BetaOptions}.
    */
   betas?: BetaOptions;
+  /** Guards for this route's models, run after the gateway's `guards` (see `Guard`). Default: none. */
+  guards?: readonly Guard[];
   /** On client disconnect: `abort` the upstream (default) or `drain` it for usage accounting. */
   onClientAbort?: ClientAbortPolicy;
   /** Retries per target before moving on (see `sendWithFallback`). Default 1. */
