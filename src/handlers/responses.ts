@@ -29,16 +29,12 @@ import { sendOrReplay } from '../cache/cached-send.js';
 import { type ChatPlan, planChatCall } from './plan-chat-call.js';
 import { jsonResponse, readSuccessJson, relayStream } from './relay-response.js';
 import { requestTimeoutOf } from '../signals/request-deadline.js';
-<<<<<<< HEAD
-import { requestPivot } from './responses-pivot.js';
-import { sealingFor } from './plan-sealing.js';
-=======
 import { forgetPivot, requestPivot } from './responses-pivot.js';
+import { sealingFor } from './plan-sealing.js';
 import { guardRequest, requestGuards } from './guard-request.js';
 import { guardAnswer, responsesStreamEditor } from './guard-answer.js';
 import { guardEventStream } from '../guards/stream/guard-event-stream.js';
 import { hasOutputGuards } from '../guards/answer-slots.js';
->>>>>>> wt-gwire
 
 const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
