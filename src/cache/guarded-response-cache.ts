@@ -65,11 +65,15 @@ export function guardResponseCache(store: ResponseCacheStore, options: ResponseC
   });
   const bytesHeld = store.bytesHeld;
   const drop = (): void => undefined;
-  const releaseLater = (key: string, token: string): void => {
+  // A timer can fire a little before the back-off it waits for is over (or a later failure extends it):
+  // the release then waits for what is left, a few times at most.
+  const releaseLater = (key: string, token: string, delayMs = options.retryMs, tries = 4): void => {
     // Unref'd: a pending retry never keeps a process alive; if the store is still down, the lock expires on its own.
     setTimeout(() => {
+      const left = guard.backoffLeft();
+      if (left > 0 && tries > 1) return releaseLater(key, token, left + 1, tries - 1);
       guard.run('release', () => store.release(key, token)).then(drop, drop);
-    }, options.retryMs).unref();
+    }, delayMs).unref();
   };
 
   return {
