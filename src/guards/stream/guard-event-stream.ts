@@ -7,6 +7,10 @@
  * after it, and the source is returned, which aborts the upstream as a
  * client leaving does (its usage so far is still reported).
  *
+ * Comments (the relay's `: ping` keep-alive while the upstream is silent)
+ * pass through unchanged and in order, so a guarded stream still shows
+ * life to the client and to proxies that cut idle connections.
+ *
  * Only streams with output guards pass through here: the rest are relayed
  * as before, at no cost.
  *
@@ -21,6 +25,9 @@ export interface StreamEditor {
   readonly stopped: boolean;
 }
 
+/** What the parser read, in the order it came: an event to edit or a comment to pass on. */
+type ParsedItem = { kind: 'event'; event: SseEvent } | { kind: 'comment'; text: string };
+
 const encoder = new TextEncoder();
 
 function encodeEvent(event: SseEvent): string {
@@ -31,13 +38,15 @@ function encodeEvent(event: SseEvent): string {
 /** `source` (client-format SSE bytes) with its events passed through `editor`. */
 export async function* guardEventStream(source: AsyncIterable<Uint8Array>, editor: StreamEditor): AsyncGenerator<Uint8Array, void, undefined> {
   const iterator = source[Symbol.asyncIterator]();
-  const parsed: SseEvent[] = [];
+  const parsed: ParsedItem[] = [];
   const parser = createParser({
     onEvent: (message) => {
       const event: SseEvent = { data: message.data };
       if (message.event !== undefined) event.event = message.event;
-      parsed.push(event);
+      parsed.push({ kind: 'event', event });
     },
+    // The parser strips the colon (and one space); a comment never holds a line break.
+    onComment: (text) => parsed.push({ kind: 'comment', text }),
   });
   const decoder = new TextDecoder();
   try {
@@ -46,8 +55,12 @@ export async function* guardEventStream(source: AsyncIterable<Uint8Array>, edito
       if (next.done) return;
       parser.feed(decoder.decode(next.value, { stream: true }));
       let out = '';
-      for (const event of parsed.splice(0)) {
-        for (const edited of await editor.edit(event)) out += encodeEvent(edited);
+      for (const item of parsed.splice(0)) {
+        if (item.kind === 'comment') {
+          out += `: ${item.text}\n\n`;
+          continue;
+        }
+        for (const edited of await editor.edit(item.event)) out += encodeEvent(edited);
         if (editor.stopped) break;
       }
       if (out !== '') yield encoder.encode(out);
