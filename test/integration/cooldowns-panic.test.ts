@@ -103,7 +103,7 @@ describe.each(['node', 'express5'] as const)('upstream health on %s', (mount) =>
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1_200 - upstream.faults());
     // The seeded draws are ~15 % (binomial: 4 standard deviations over 1,200 calls is 4.1 points).
     expect(Math.abs(upstream.faults() / 1_200 - 0.15)).toBeLessThan(0.041);
-  });
+  }, 60_000);
 
   it('two targets, one failing 15 % of calls: every call is answered by an upstream, and the flaky one gets less traffic', async () => {
     const flaky = await flakyStub(0.15, 7);
@@ -116,7 +116,7 @@ describe.each(['node', 'express5'] as const)('upstream health on %s', (mount) =>
     // Each call's first attempt goes to one of the two; the flaky one's failures fail over to the healthy one.
     expect(flaky.requests.length + healthy.requests.length).toBe(1_200 + flaky.faults());
     expect(flaky.requests.length).toBeLessThan(600);
-  });
+  }, 60_000);
 
   it('a hard-down target among healthy ones: once detected, calls are answered fast and it gets one probe per cooldown', async () => {
     const down = await stub([{ kind: 'reset' }]);
@@ -158,8 +158,9 @@ describe.each(['node', 'express5'] as const)('upstream health on %s', (mount) =>
     );
     const gateway = await app(mount, [{ match: 'team-model', upstream: chat('vendor', upstream.url), model: 'up-model', keyPassthrough: true, retries: 0 }]);
     expect((await call(gateway.url, BOB)).status).toBe(200);
-    const limited = performance.now();
     expect((await call(gateway.url, ALICE)).status).toBe(429);
+    // The hint is counted from when the 429 was read: the gateway heard it no later than this.
+    const limited = performance.now();
     expect(upstream.requests).toHaveLength(2);
     // Alice's next call is answered by the gateway, without reaching the upstream.
     const local = await call(gateway.url, ALICE);
@@ -175,5 +176,5 @@ describe.each(['node', 'express5'] as const)('upstream health on %s', (mount) =>
     expect((await call(gateway.url, ALICE)).status).toBe(429);
     expect(upstream.requests).toHaveLength(6);
     expect(upstream.requests.filter((request) => request.headers.authorization === `Bearer ${ALICE}`)).toHaveLength(2);
-  });
+  }, 60_000);
 });
