@@ -47,9 +47,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { ensureDist } from './lib/build-dist.mjs';
+import { alternatedRounds } from './lib/alternated-rounds.mjs';
 import { median } from './lib/in-process.mjs';
 import { smallChat } from './lib/payloads.mjs';
 import { canPin, pin, startServer } from './lib/processes.mjs';
+import { serverCpuMicros } from './lib/server-cpu.mjs';
 import { startBenchRedis } from './lib/redis.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -126,12 +128,6 @@ async function send(pool, body, expected, { stream }) {
   if (stream && !text.trimEnd().endsWith('data: [DONE]')) throw new Error('a stream that did not end with [DONE]');
   if (!stream && !text.startsWith('{')) throw new Error('a non-streamed answer that is not JSON');
   return ms;
-}
-
-async function serverCpuMicros(pool) {
-  const response = await pool.request({ method: 'GET', path: '/bench/cpu' });
-  const { user, system } = await response.body.json();
-  return user + system;
 }
 
 /** One batch of a case: the server's CPU µs per request and the client's median latency. */
@@ -213,13 +209,7 @@ async function main() {
   const rounds = [];
   try {
     await warm(servers, cases, Math.max(10, Math.floor(options.requests / 2)));
-    for (let r = 0; r < options.rounds; r++) {
-      const order = r % 2 === 0 ? cases : [...cases].reverse();
-      const round = {};
-      for (const testCase of order) round[testCase.name] = await measure(servers[testCase.server], testCase, options.requests);
-      rounds.push(round);
-      log(`round ${r + 1}/${options.rounds} done`);
-    }
+    rounds.push(...await alternatedRounds(cases, options.rounds, (testCase) => measure(servers[testCase.server], testCase, options.requests), log));
   } finally {
     load.push(loadavg()[0]);
     await Promise.all(Object.values(servers).map(async (server) => {

@@ -44,9 +44,11 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { ensureDist } from './lib/build-dist.mjs';
+import { alternatedRounds } from './lib/alternated-rounds.mjs';
 import { median } from './lib/in-process.mjs';
 import { smallChat } from './lib/payloads.mjs';
 import { canPin, pin, startServer } from './lib/processes.mjs';
+import { serverCpuMicros } from './lib/server-cpu.mjs';
 import { CHAT_STREAM } from './lib/wire-bodies.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -135,12 +137,6 @@ async function sendJson(pool) {
   const text = await response.body.text();
   if (response.statusCode !== 200 || !text.startsWith('{')) throw new Error(`status ${response.statusCode}: ${text.slice(0, 200)}`);
   return performance.now() - start;
-}
-
-async function serverCpuMicros(pool) {
-  const response = await pool.request({ method: 'GET', path: '/bench/cpu' });
-  const { user, system } = await response.body.json();
-  return user + system;
 }
 
 /** One batch of a case: the server's CPU µs per request and the median latency (first token for streams). */
@@ -232,13 +228,7 @@ async function main() {
     }
     // Warm-up: one batch of every case, not counted.
     for (const testCase of CASES) await measure(servers[testCase.server], testCase, options);
-    for (let r = 0; r < options.rounds; r++) {
-      const order = r % 2 === 0 ? CASES : [...CASES].reverse();
-      const round = {};
-      for (const testCase of order) round[testCase.name] = await measure(servers[testCase.server], testCase, options);
-      rounds.push(round);
-      log(`round ${r + 1}/${options.rounds} done`);
-    }
+    rounds.push(...await alternatedRounds(CASES, options.rounds, (testCase) => measure(servers[testCase.server], testCase, options), log));
   } finally {
     load.push(loadavg()[0]);
     await Promise.all(Object.values(servers).map(async (server) => {

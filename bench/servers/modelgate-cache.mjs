@@ -8,9 +8,9 @@
  * harness reads the server's CPU time around a batch of requests (the
  * reads cost the same in every case).
  */
-import { createServer } from 'node:http';
 import { memoryResponseCache, redisResponseCache } from '../../dist/index.js';
 import { createGateway, createNodeHandler } from '../../dist/node.js';
+import { createCpuReportingServer } from '../lib/server-cpu.mjs';
 import { announce } from './announce.mjs';
 import { gatewayOptions } from './modelgate-options.mjs';
 
@@ -25,14 +25,7 @@ async function cacheOption(kind) {
 const cache = await cacheOption(process.env.BENCH_CACHE ?? 'none');
 const gateway = createGateway({ ...gatewayOptions(), ...(cache ? { cache: { store: cache.store } } : {}) });
 const handler = createNodeHandler(gateway);
-const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-  if (req.url !== '/bench/cpu') return handler(req, res);
-  const { user, system } = process.cpuUsage();
-  res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify({ user, system }));
-});
-server.headersTimeout = 0;
-server.requestTimeout = 0;
+const server = createCpuReportingServer(handler);
 announce(server, Number(process.env.PORT ?? 0), async () => {
   await gateway.close();
   await cache?.close?.();

@@ -11,9 +11,9 @@
  *
  * `GET /bench/cpu` answers this process's `process.cpuUsage()` (µs).
  */
-import { createServer } from 'node:http';
 import { denyList, openAICompatible, piiRedactor } from '../../dist/index.js';
 import { createGateway, createNodeHandler } from '../../dist/node.js';
+import { createCpuReportingServer } from '../lib/server-cpu.mjs';
 import { announce } from './announce.mjs';
 import { gatewayOptions } from './modelgate-options.mjs';
 
@@ -41,12 +41,5 @@ const paced = openAICompatible({ baseURL: `${stub}/sse/${process.env.PACED_EVENT
 const guards = guardsFor(process.env.BENCH_GUARDS ?? 'absent');
 const gateway = createGateway({ ...base, routes: [{ match: 'gpt-bench-paced', upstream: paced }, ...base.routes], ...(guards ? { guards } : {}) });
 const handler = createNodeHandler(gateway);
-const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-  if (req.url !== '/bench/cpu') return handler(req, res);
-  const { user, system } = process.cpuUsage();
-  res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify({ user, system }));
-});
-server.headersTimeout = 0;
-server.requestTimeout = 0;
+const server = createCpuReportingServer(handler);
 announce(server, Number(process.env.PORT ?? 0), () => gateway.close());
