@@ -38,7 +38,7 @@ export const DEFAULT_EMBEDDING_MODELS: readonly EmbeddingModelEntry[] = [
 ];
 
 /** Every embedding model the gateway knows: OpenAI's, then Google's Gemini embedding model (AI Studio and Vertex AI). */
-export const KNOWN_EMBEDDING_MODELS: readonly EmbeddingModelEntry[] = [
+const KNOWN_EMBEDDING_MODELS: readonly EmbeddingModelEntry[] = [
   ...DEFAULT_EMBEDDING_MODELS,
   // Google's model page: sizes 128 to 3072 (768, 1536 and 3072 recommended), latest version June 2025.
   { id: 'gemini-embedding-001', dimensions: 3072, shortens: true, minDimensions: 128, createdAt: '2025-06-01T00:00:00Z' },
