@@ -32,6 +32,9 @@ function sizeOf(model: EmbeddingModelEntry, dimensions: number | undefined): num
   return dimensions;
 }
 
+/** Most numbers (inputs × dimensions) one simulated embeddings answer holds: about 20 MB of JSON floats. */
+export const MAX_SIMULATED_NUMBERS = 1_048_576;
+
 /** The embeddings response for a request body (validated here, as the vendor would). */
 export function renderEmbeddings(body: unknown): EmbeddingsResponse {
   const request = parseRequest(embeddingsRequestSchema, body);
@@ -44,7 +47,16 @@ export function renderEmbeddings(body: unknown): EmbeddingsResponse {
   }
   const size = sizeOf(model, request.dimensions ?? undefined);
   const base64 = request.encoding_format === 'base64';
-  const data = inputsOf(request.input).map((input, index) => {
+  const inputs = inputsOf(request.input);
+  // The simulator answers in the host's own process: a small request must not buy seconds of CPU and
+  // a 100 MB answer (2,048 inputs × 3,072 floats). A real vendor answers it; the simulator asks for less.
+  if (inputs.length * size > MAX_SIMULATED_NUMBERS) {
+    throw new GatewayError('INVALID_REQUEST', `input: the simulator answers at most ${MAX_SIMULATED_NUMBERS} numbers per request (inputs × dimensions), got ${inputs.length} × ${size}; send fewer inputs per request or a smaller \`dimensions\`.`, {
+      param: 'input',
+      chatCode: 'invalid_value',
+    });
+  }
+  const data = inputs.map((input, index) => {
     const vector = embeddingVector(model.id, input, size);
     return { object: 'embedding' as const, index, embedding: base64 ? encodeEmbeddingBase64(vector) : vector };
   });

@@ -106,3 +106,13 @@ describe('simulator embeddings', () => {
     expect(error.code).toBe(code);
   });
 });
+
+describe('the simulator bounds what one embeddings request costs the host', () => {
+  it('answers 2,048 inputs at 512 dimensions (1,048,576 numbers) and refuses 2,048 at 3,072 with the fix', async () => {
+    const { renderEmbeddings, MAX_SIMULATED_NUMBERS } = await import('../../../src/simulator/embeddings-reply.js');
+    expect(MAX_SIMULATED_NUMBERS).toBe(2048 * 512);
+    const inputs = Array.from({ length: 2048 }, (_, i) => `text ${i}`);
+    expect(renderEmbeddings({ model: 'text-embedding-3-large', input: inputs, dimensions: 512 }).data).toHaveLength(2048);
+    expect(() => renderEmbeddings({ model: 'text-embedding-3-large', input: inputs })).toThrow(/at most 1048576 numbers per request .* 2048 × 3072/);
+  });
+});
