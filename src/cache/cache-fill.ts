@@ -12,7 +12,7 @@ import type { AbortSource } from '../signals/abort-source.js';
 import type { SseEvent } from '../sse/parse-sse.js';
 import { createAnswerRecorder } from './answer-recorder.js';
 import { isCacheableAnswer } from './cacheable-answer.js';
-import { serializeAnswer } from './cached-answer.js';
+import { CACHED_ANSWER_VERSION, serializeAnswer } from './cached-answer.js';
 import type { CachedAnswer, ResponseCacheStore } from './cache-types.js';
 import type { FlightLead } from './single-flight.js';
 
@@ -82,7 +82,7 @@ export function createCacheFill(options: CacheFillOptions): CacheFill {
     if (settled) return;
     const format = target.upstream.format;
     if (!isObject(body) || !options.isPrimary(target) || !isCacheableAnswer(format, body)) return release();
-    const answer: CachedAnswer = { v: 1, createdAt: Date.now(), format, upstream: target.upstream.name, body };
+    const answer: CachedAnswer = { v: CACHED_ANSWER_VERSION, createdAt: Date.now(), format, upstream: target.upstream.name, body };
     const entry = serializeAnswer(answer);
     if (Buffer.byteLength(entry, 'utf8') > MAX_ENTRY_BYTES) return release();
     settle();

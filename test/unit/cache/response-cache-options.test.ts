@@ -6,17 +6,9 @@
  */
 import { isGatewayConfigError, memoryResponseCache, redisResponseCache } from 'modelgate';
 import { describe, expect, it } from 'vitest';
+import { thrownBy } from '../../helpers/thrown-by.js';
 
 const client = { evalsha: async () => null, eval: async () => null };
-
-function thrownBy(make: () => unknown): Error {
-  try {
-    make();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('did not throw');
-}
 
 describe('memoryResponseCache options', () => {
   it.each([
