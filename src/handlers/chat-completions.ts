@@ -59,8 +59,8 @@ export async function handleChatCompletions(ctx: GatewayContext, runtime: Gatewa
   const guardsOutput = hasOutputGuards(guards);
   if (!plan.translated) {
     if (!plan.stream && guardsOutput) {
-      // The upstream's answer may be the cache's entry: the guards rewrite a copy.
-      const answer = structuredClone((await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>);
+      // The guards rewrite the parsed answer in place: a cache fill has already written its own text, and a hit parses a fresh one.
+      const answer = (await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>;
       await guardAnswer(ctx, guards, 'chat', answer);
       return jsonResponse(sent, answer);
     }

@@ -58,8 +58,8 @@ export async function handleMessages(ctx: GatewayContext, runtime: GatewayRuntim
   if (!sent.plan.translated) {
     if (!guardsOutput) return relayUnchanged(ctx, runtime, sent, 'messages');
     if (sent.plan.stream) return guardStream(ctx, guards, 'messages', await relayUnchanged(ctx, runtime, sent, 'messages'));
-    // The upstream's answer may be the cache's entry: the guards rewrite a copy.
-    const answer = structuredClone((await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>);
+    // The guards rewrite the parsed answer in place: a cache fill has already written its own text, and a hit parses a fresh one.
+    const answer = (await readSuccessJson(ctx, runtime, sent)) as Record<string, unknown>;
     await guardAnswer(ctx, guards, 'messages', answer);
     return jsonResponse(sent, answer);
   }
