@@ -5,12 +5,11 @@
  *
  * @internal
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { GeminiUpstreamOptions } from '../upstreams/gemini/gemini-upstream-options.js';
-import type { GoogleAuthLike, VertexTokenProvider } from '../upstreams/vertex/vertex-auth.js';
-import { type Assert, either, got, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
+import { type Assert, either, isObject, optionsObject, type SameOptions, text } from './option-schemas.js';
 import { baseURLSchema, dispatcherSchema, headersSchema, poolSchema, timeoutsSchema } from './upstream-schema.js';
-import { VERTEX_LOCATION } from './vertex-upstream-schema.js';
+import { accessTokenSchema, googleAuthSchema, VERTEX_LOCATION, vertexProjectIdSchema } from './vertex-upstream-schema.js';
 
 const apiKeySchema = text({ expected: 'a Gemini API key', env: 'GEMINI_API_KEY', omit: 'give `vertex` instead to call Gemini on Vertex AI' });
 
@@ -18,16 +17,7 @@ const regionSchema = text({ expected: 'a Vertex AI location such as "global" or 
   error: (issue) => `is not a Vertex AI location (got ${JSON.stringify(issue.input)}): give "global", "us", "eu", or a region such as "us-central1" or "europe-west4"`,
 });
 
-const projectIdSchema = text({ expected: 'the Google Cloud project id', env: 'GOOGLE_CLOUD_PROJECT' }).regex(/^[^/?#\s]+$/, {
-  error: () => 'must be a Google Cloud project id, without `/`, `?`, `#` or spaces',
-});
-
-const accessTokenText = text({ expected: 'a Google OAuth2 access token', omit: 'leave `accessToken` out to use Application Default Credentials' });
-const accessTokenSchema = either<string | VertexTokenProvider>((value) => (typeof value === 'function' ? undefined : accessTokenText));
-
-const googleAuthSchema = z.custom<GoogleAuthLike>((value) => isObject(value) && typeof (value as { getClient?: unknown }).getClient === 'function', {
-  error: (issue) => `must be a GoogleAuth from google-auth-library (an object with getClient()) (got ${got(issue.input)})`,
-});
+const projectIdSchema = vertexProjectIdSchema('GOOGLE_CLOUD_PROJECT');
 
 const vertexShapeSchema = optionsObject(
   { projectId: projectIdSchema, region: regionSchema, accessToken: accessTokenSchema.optional(), googleAuth: googleAuthSchema.optional() },

@@ -17,16 +17,21 @@ const regionSchema = text({ expected: 'a Vertex AI location such as "global" or 
   error: (issue) => `is not a Vertex AI location (got ${JSON.stringify(issue.input)}): give "global", "us", "eu", or a region such as "us-east5" or "europe-west1"`,
 });
 
-const projectIdSchema = text({ expected: 'the Google Cloud project id', env: 'ANTHROPIC_VERTEX_PROJECT_ID' }).regex(/^[^/?#\s]+$/, {
-  error: () => 'must be a Google Cloud project id, without `/`, `?`, `#` or spaces',
-});
+/** A Google Cloud project id, named after the variable `env` it is usually read from. @internal */
+export const vertexProjectIdSchema = (env: string) =>
+  text({ expected: 'the Google Cloud project id', env }).regex(/^[^/?#\s]+$/, {
+    error: () => 'must be a Google Cloud project id, without `/`, `?`, `#` or spaces',
+  });
+
+const projectIdSchema = vertexProjectIdSchema('ANTHROPIC_VERTEX_PROJECT_ID');
 
 const accessTokenText = text({ expected: 'a Google OAuth2 access token', omit: 'leave `accessToken` out to use Application Default Credentials' });
 
-/** A token, or a function returning one. */
-const accessTokenSchema = either<string | VertexTokenProvider>((value) => (typeof value === 'function' ? undefined : accessTokenText));
+/** A token, or a function returning one. @internal */
+export const accessTokenSchema = either<string | VertexTokenProvider>((value) => (typeof value === 'function' ? undefined : accessTokenText));
 
-const googleAuthSchema = z.custom<GoogleAuthLike>((value) => isObject(value) && typeof (value as { getClient?: unknown }).getClient === 'function', {
+/** @internal */
+export const googleAuthSchema = z.custom<GoogleAuthLike>((value) => isObject(value) && typeof (value as { getClient?: unknown }).getClient === 'function', {
   error: (issue) => `must be a GoogleAuth from google-auth-library (an object with getClient()) (got ${got(issue.input)})`,
 });
 

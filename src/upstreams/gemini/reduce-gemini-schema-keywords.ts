@@ -31,6 +31,8 @@ export interface Walk {
   root: unknown;
   orderProperties: boolean;
   nodes: number;
+  /** A `$ref` was inlined: the result may be larger than the input. */
+  expanded?: boolean;
   /** Where the node limit was reached: reported apart from the capped warnings. */
   truncatedAt?: string;
   warnings: string[];

@@ -32,7 +32,10 @@
  * (counting `$ref` hops) and a recursive `$ref` met a
  * {@link MAX_REF_REPEATS}th time are cut, and a schema stops growing at
  * {@link MAX_SCHEMA_NODES} subschemas, so `$ref` fan-out cannot explode;
- * each input keyword is looked at once per visit. Cut properties leave
+ * each input keyword is looked at once per visit. A schema whose inlined
+ * `$ref`s make it longer than {@link MAX_SCHEMA_CHARS} (one long
+ * description referenced from many places) is left out whole, as sending
+ * it would cost its size times the references. Cut properties leave
  * `required` too. Warnings per schema stop at {@link MAX_SCHEMA_WARNINGS},
  * then one line counts the rest.
  *
@@ -59,6 +62,8 @@ export { MAX_SCHEMA_WARNINGS } from './reduce-gemini-schema-keywords.js';
 export const MAX_SCHEMA_DEPTH = 32;
 /** Subschemas written per schema before the rest is cut. */
 export const MAX_SCHEMA_NODES = 20_000;
+/** Characters (keys and text, roughly as JSON) a schema with inlined `$ref`s may reach. */
+export const MAX_SCHEMA_CHARS = 2_000_000;
 /** A `$ref` already on the current path this many times is not expanded again. */
 export const MAX_REF_REPEATS = 3;
 
@@ -178,6 +183,7 @@ function reduceRef(node: JsonObject, path: string, depth: number, refs: readonly
     warn(walk, `${path}.$ref: ${JSON.stringify(ref)} is not a local reference this schema defines, left out`);
     return {};
   }
+  walk.expanded = true;
   const resolved = reduceNode(target, path, depth + 1, [...refs, ref], walk);
   const { $ref: _ref, ...siblings } = node;
   if (Object.keys(siblings).length === 0 || resolved === undefined) return resolved;
@@ -204,6 +210,23 @@ function reduceNode(node: unknown, path: string, depth: number, refs: readonly s
   return reduceObject(node, path, depth, refs, walk);
 }
 
+/** Whether `schema` is longer than {@link MAX_SCHEMA_CHARS}; stops counting there, so it costs at most that much. */
+function tooLong(schema: GeminiSchema): boolean {
+  let chars = 0;
+  const over = new Error('over');
+  try {
+    JSON.stringify(schema, (key, value: unknown) => {
+      chars += key.length + (typeof value === 'string' ? value.length : 4);
+      if (chars > MAX_SCHEMA_CHARS) throw over;
+      return value;
+    });
+  } catch (error) {
+    if (error === over) return true;
+    throw error;
+  }
+  return false;
+}
+
 /**
  * Reduces `schema` to Gemini's `Schema`, with one warning per keyword left
  * out (`<path>.properties.x.pattern: ...`).
@@ -219,6 +242,10 @@ export function reduceGeminiSchema(schema: unknown, options: ReduceGeminiSchemaO
   if (walk.suppressed > 0) walk.warnings.push(`${options.path}: ${walk.suppressed} more keywords or subschemas left out`);
   if (walk.truncatedAt !== undefined) {
     walk.warnings.push(`${walk.truncatedAt}: the schema has more than ${MAX_SCHEMA_NODES} subschemas; this one and the rest left out`);
+  }
+  if (reduced !== undefined && walk.expanded === true && tooLong(reduced)) {
+    walk.warnings.push(`${options.path}: longer than ${MAX_SCHEMA_CHARS} characters once its $refs are inlined, left out`);
+    return { warnings: walk.warnings };
   }
   return reduced === undefined ? { warnings: walk.warnings } : { schema: reduced, warnings: walk.warnings };
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  MAX_SCHEMA_CHARS,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,
   MAX_SCHEMA_WARNINGS,
@@ -213,6 +214,17 @@ describe('bounded work on hostile schemas', () => {
     visit(schema);
     expect(count).toBeLessThanOrEqual(MAX_SCHEMA_NODES);
     expect(warnings.some((warning) => warning.includes(`more than ${MAX_SCHEMA_NODES} subschemas`))).toBe(true);
+  });
+
+  it('leaves out a schema whose $refs repeat one long text past the size limit', () => {
+    // 270 KB of input that would be 600 MB once inlined.
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 6_000; i++) properties[`p${i}`] = { $ref: '#/$defs/a' };
+    const started = performance.now();
+    const { schema, warnings } = reduce({ type: 'object', properties, $defs: { a: { type: 'string', description: 'x'.repeat(100_000) } } });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(schema).toBeUndefined();
+    expect(warnings).toContain(`${path}: longer than ${MAX_SCHEMA_CHARS} characters once its $refs are inlined, left out`);
   });
 
   it('caps warnings and counts the rest in one line', () => {
