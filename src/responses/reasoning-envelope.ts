@@ -11,19 +11,16 @@
  * model, so an envelope opens only for the caller and model it was sealed
  * for. (`mg1.` envelopes, bound to neither, are refused like forged ones.)
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { ChatThinkingBlock } from '../translate/messages-to-chat-response.js';
-import { createReasoningKeyRing, KEY_ID_LENGTH, type ReasoningSecretInput } from './reasoning-key-ring.js';
+import { createReasoningKeyRing, type ReasoningSecretInput } from './reasoning-key-ring.js';
+import { type ReasoningBinding, sealedEnvelope } from './sealed-envelope.js';
 
 export type { ReasoningSecretInput } from './reasoning-key-ring.js';
 
 /** The version prefix every envelope starts with. */
 export const REASONING_ENVELOPE_PREFIX = 'mg2.';
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-const ENVELOPE = new RegExp(`^${REASONING_ENVELOPE_PREFIX.replace('.', '\\.')}([A-Za-z0-9_-]{${KEY_ID_LENGTH}})\\.([A-Za-z0-9_-]+)$`);
 
 const blockSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
@@ -31,16 +28,7 @@ const blockSchema = z.discriminatedUnion('type', [
 ]);
 const payloadSchema = z.object({ b: z.array(blockSchema) });
 
-/** Whose thinking an envelope holds: it opens only for the same pair. */
-export interface ReasoningBinding {
-  /** The caller (`Principal.id`). */
-  principal: string;
-  /**
-   * The model id the caller named (`model` of the request): stable across
-   * turns and known before a deployment is picked, unlike the upstream's id.
-   */
-  model: string;
-}
+export type { ReasoningBinding } from './sealed-envelope.js';
 
 /** Seals thinking blocks into `encrypted_content` and opens them again. */
 export interface ReasoningSeal {
@@ -54,11 +42,6 @@ export interface ReasoningSeal {
    * own `encrypted_content`). Never throws.
    */
   open(text: string, binding: ReasoningBinding): ChatThinkingBlock[] | undefined;
-}
-
-/** JSON keeps the fields apart whatever characters they hold. */
-function associatedData(keyId: string, binding: ReasoningBinding): Buffer {
-  return Buffer.from(JSON.stringify([REASONING_ENVELOPE_PREFIX, keyId, binding.principal, binding.model]), 'utf8');
 }
 
 /**
@@ -75,29 +58,13 @@ function associatedData(keyId: string, binding: ReasoningBinding): Buffer {
  * seal.open(text, { principal: 'bob', model: 'claude-x' }); // undefined
  */
 export function createReasoningSeal(secret?: ReasoningSecretInput): ReasoningSeal {
-  const ring = createReasoningKeyRing(secret);
+  const envelope = sealedEnvelope(REASONING_ENVELOPE_PREFIX, createReasoningKeyRing(secret));
   return {
-    seal(blocks, binding) {
-      const { id, key } = ring.sealing;
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(associatedData(id, binding));
-      const plain = Buffer.from(JSON.stringify({ b: blocks }), 'utf8');
-      const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
-      return `${REASONING_ENVELOPE_PREFIX}${id}.${sealed.toString('base64url')}`;
-    },
+    seal: (blocks, binding) => envelope.seal(Buffer.from(JSON.stringify({ b: blocks }), 'utf8'), binding),
     open(text, binding) {
+      const plain = envelope.open(text, binding);
+      if (plain === undefined) return undefined;
       try {
-        // The pattern also refuses characters Node's base64url decoder would skip.
-        const match = typeof text === 'string' ? ENVELOPE.exec(text) : null;
-        const key = match ? ring.byId.get(match[1]!) : undefined;
-        if (!match || !key) return undefined;
-        const sealed = Buffer.from(match[2]!, 'base64url');
-        if (sealed.length <= IV_BYTES + TAG_BYTES) return undefined;
-        const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-        decipher.setAAD(associatedData(key.id, binding));
-        decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-        const plain = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]);
         const parsed = payloadSchema.safeParse(JSON.parse(plain.toString('utf8')));
         return parsed.success ? parsed.data.b : undefined;
       } catch {

@@ -11,28 +11,20 @@
  * prefix, the key id, the principal and the model; the prefix differs from
  * the reasoning envelopes', so neither kind opens as the other.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { UpstreamSealing } from '../upstreams/upstream.js';
-import type { ReasoningBinding } from './reasoning-envelope.js';
-import { createReasoningKeyRing, KEY_ID_LENGTH, type ReasoningSecretInput } from './reasoning-key-ring.js';
+import { createReasoningKeyRing, type ReasoningSecretInput } from './reasoning-key-ring.js';
+import { type ReasoningBinding, sealedEnvelope } from './sealed-envelope.js';
 
 /** The prefix of every sealed signature. */
 export const SIGNATURE_SEAL_PREFIX = 'mgs1.';
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 const AS_UTF8 = 0;
 const AS_BASE64 = 1;
-const SEALED = new RegExp(`^mgs1\\.([A-Za-z0-9_-]{${KEY_ID_LENGTH}})\\.([A-Za-z0-9_-]+)$`);
 
 /** Makes sealings bound to one caller and model. */
 export interface SignatureSeal {
   /** The sealing of `binding`'s calls. */
   bind(binding: ReasoningBinding): UpstreamSealing;
-}
-
-function associatedData(keyId: string, binding: ReasoningBinding): Buffer {
-  return Buffer.from(JSON.stringify([SIGNATURE_SEAL_PREFIX, keyId, binding.principal, binding.model]), 'utf8');
 }
 
 /** The text as bytes with a flag: base64 that decodes and re-encodes to itself travels as its bytes. */
@@ -59,32 +51,14 @@ function decodeText(plain: Buffer): string | undefined {
  * sealing.open(sealing.seal('CiQB0e2K')); // 'CiQB0e2K'
  */
 export function createSignatureSeal(secret?: ReasoningSecretInput): SignatureSeal {
-  const ring = createReasoningKeyRing(secret);
+  const envelope = sealedEnvelope(SIGNATURE_SEAL_PREFIX, createReasoningKeyRing(secret));
   return {
     bind(binding) {
       return {
-        seal(text) {
-          const { id, key } = ring.sealing;
-          const iv = randomBytes(IV_BYTES);
-          const cipher = createCipheriv('aes-256-gcm', key, iv);
-          cipher.setAAD(associatedData(id, binding));
-          const sealed = Buffer.concat([iv, cipher.update(encodeText(text)), cipher.final(), cipher.getAuthTag()]);
-          return `${SIGNATURE_SEAL_PREFIX}${id}.${sealed.toString('base64url')}`;
-        },
+        seal: (text) => envelope.seal(encodeText(text), binding),
         open(text) {
-          try {
-            const match = typeof text === 'string' ? SEALED.exec(text) : null;
-            const key = match ? ring.byId.get(match[1]!) : undefined;
-            if (!match || !key) return undefined;
-            const sealed = Buffer.from(match[2]!, 'base64url');
-            if (sealed.length <= IV_BYTES + TAG_BYTES) return undefined;
-            const decipher = createDecipheriv('aes-256-gcm', key.key, sealed.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-            decipher.setAAD(associatedData(key.id, binding));
-            decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-            return decodeText(Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)), decipher.final()]));
-          } catch {
-            return undefined;
-          }
+          const plain = envelope.open(text, binding);
+          return plain === undefined ? undefined : decodeText(plain);
         },
       };
     },
