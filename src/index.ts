@@ -145,9 +145,10 @@ export type { SseEvent } from './sse/parse-sse.js';
 export type { StreamTransform } from './sse/relay-stream.js';
 
 // Guards: your code on the traffic of every interface (docs/guards.md).
-export { DEFAULT_GUARD_ON_ERROR, DEFAULT_GUARD_TIMEOUT_MS, DEFAULT_HOLDBACK_CHARS, denyList, piiRedactor } from './guards/index.js';
+export { DEFAULT_GUARD_ON_ERROR, DEFAULT_GUARD_TIMEOUT_MS, DEFAULT_HOLDBACK_CHARS } from './guards/guard-defaults.js';
+export { denyList, type DenyListOptions } from './guards/builtin/deny-list.js';
+export { piiRedactor, type PiiRedactorOptions } from './guards/builtin/pii-redactor.js';
 export type {
-  DenyListOptions,
   Guard,
   GuardContext,
   GuardDecision,
@@ -163,8 +164,7 @@ export type {
   InputDecision,
   OutputChannel,
   OutputDecision,
-  PiiRedactorOptions,
   SpanReplacement,
   TextPart,
   TextReplacement,
-} from './guards/index.js';
+} from './guards/guard-types.js';

@@ -5,14 +5,13 @@
  * the interface's filtered answer, on chat, messages and Responses, over a
  * chat upstream and a messages upstream; usage is still in the answer.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { denyList, messagesUpstream, openAICompatible, piiRedactor } from 'modelgate';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuardUpstreams } from '../helpers/guard-upstreams.js';
-import { type StartedApp, startApp } from '../helpers/start-app.js';
+import { startOutputGuardedApp } from '../helpers/output-guarded-app.js';
+import type { StartedApp } from '../helpers/start-app.js';
 
-const KEY = 'sk-guard-test-0000000000';
 const PII_ANSWER = 'Reach Jane at jane.doe@example.com or +1 415 555 0100 today.';
 const REDACTED = 'Reach Jane at [EMAIL] or [PHONE] today.';
 const DENIED_ANSWER = 'The codename is Project Nightingale, as planned.';
@@ -29,17 +28,7 @@ describe.each(['node', 'express5'] as const)('output guards on whole answers on 
   let openai: OpenAI;
   let anthropic: Anthropic;
   beforeAll(async () => {
-    app = await startApp(mount, {
-      auth: { keys: [KEY] },
-      guards: [piiRedactor(), denyList({ terms: ['project nightingale'], input: false })],
-      routes: [
-        { match: 'via-chat', upstream: openAICompatible({ baseURL: `${upstreams.chat.url}/v1`, apiKey: 'sk-up', name: 'chat-up' }), serveMessages: true },
-        { match: 'via-messages', upstream: messagesUpstream({ baseURL: upstreams.messages.url, apiKey: 'sk-up', name: 'messages-up' }), serveMessages: true },
-      ],
-      defaultMaxTokens: 256,
-    });
-    openai = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: KEY, maxRetries: 0 });
-    anthropic = new Anthropic({ baseURL: app.url, apiKey: KEY, maxRetries: 0 });
+    ({ app, openai, anthropic } = await startOutputGuardedApp(mount, upstreams));
   });
   afterAll(() => app.close());
 

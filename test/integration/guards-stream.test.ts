@@ -5,14 +5,13 @@
  * ends the stream with the interface's filter ending, nothing after it,
  * on chat, messages and Responses, over a chat upstream and a messages upstream.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { denyList, messagesUpstream, openAICompatible, piiRedactor } from 'modelgate';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGuardUpstreams } from '../helpers/guard-upstreams.js';
-import { type StartedApp, startApp } from '../helpers/start-app.js';
+import { startOutputGuardedApp } from '../helpers/output-guarded-app.js';
+import type { StartedApp } from '../helpers/start-app.js';
 
-const KEY = 'sk-guard-test-0000000000';
 const PII_DELTAS = ['Reach Jane at jane.d', 'oe@exam', 'ple.com or +1 415 5', '55 0100 today.'];
 const REDACTED = 'Reach Jane at [EMAIL] or [PHONE] today.';
 const DENIED_DELTAS = ['Some intro text. ', 'The codename is Project Night', 'ingale, as planned.', ' After the block.'];
@@ -29,17 +28,7 @@ describe.each(['node', 'express5'] as const)('output guards on streams on %s', (
   let openai: OpenAI;
   let anthropic: Anthropic;
   beforeAll(async () => {
-    app = await startApp(mount, {
-      auth: { keys: [KEY] },
-      guards: [piiRedactor(), denyList({ terms: ['project nightingale'], input: false })],
-      routes: [
-        { match: 'via-chat', upstream: openAICompatible({ baseURL: `${upstreams.chat.url}/v1`, apiKey: 'sk-up', name: 'chat-up' }), serveMessages: true },
-        { match: 'via-messages', upstream: messagesUpstream({ baseURL: upstreams.messages.url, apiKey: 'sk-up', name: 'messages-up' }), serveMessages: true },
-      ],
-      defaultMaxTokens: 256,
-    });
-    openai = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: KEY, maxRetries: 0 });
-    anthropic = new Anthropic({ baseURL: app.url, apiKey: KEY, maxRetries: 0 });
+    ({ app, openai, anthropic } = await startOutputGuardedApp(mount, upstreams));
   });
   afterAll(() => app.close());
 

@@ -45,10 +45,10 @@ export function denyPattern(terms: readonly string[]): RegExp {
  * sent was judged before; there, a window's cut-off start could make a
  * part of a longer word look like a whole term. The search starts a
  * term's length before the sent text ends; the look-behind still sees the
- * characters before it.
+ * characters before it. `search` is the pattern with the `g` flag; the
+ * search runs to its end synchronously, so one instance serves every call.
  */
-function firstNewMatch(pattern: RegExp, text: string, releasedLength: number, longest: number): { end: number } | undefined {
-  const search = new RegExp(pattern.source, 'giu');
+function firstNewMatch(search: RegExp, text: string, releasedLength: number, longest: number): { end: number } | undefined {
   search.lastIndex = Math.max(0, releasedLength - longest);
   for (let match = search.exec(text); match !== null; match = search.exec(text)) {
     const end = match.index + match[0].length;
@@ -66,6 +66,7 @@ function firstNewMatch(pattern: RegExp, text: string, releasedLength: number, lo
  */
 export function denyList(options: DenyListOptions): Guard {
   const pattern = denyPattern(options.terms);
+  const search = new RegExp(pattern.source, 'giu');
   const reason = options.reason ?? DENY_LIST_REASON;
   const longest = Math.max(...options.terms.map((term) => term.length));
   const channels = options.outputChannels ?? ['text'];
@@ -81,7 +82,7 @@ export function denyList(options: DenyListOptions): Guard {
   }
   if (channels.length > 0) {
     guard.output = (view) => {
-      const match = firstNewMatch(pattern, view.text, view.releasedLength, longest);
+      const match = firstNewMatch(search, view.text, view.releasedLength, longest);
       // Before the end of a stream, a term touching the window's end may
       // still run on into a longer word: the next window decides.
       const conclusive = match !== undefined && (view.final || match.end < view.text.length);

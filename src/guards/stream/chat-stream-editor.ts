@@ -9,6 +9,7 @@
 import type { SseEvent } from '../../sse/parse-sse.js';
 import type { GuardCallInfo } from '../call-guard.js';
 import type { Guard, GuardRecord } from '../guard-types.js';
+import { readsChannel } from '../run-guards.js';
 import { createStreamTextGuard, type StreamTextGuard } from '../stream-text-guard.js';
 import type { StreamEditor } from './guard-event-stream.js';
 
@@ -20,7 +21,7 @@ interface ChunkChoice {
 
 /** The chat editor, or undefined when no guard reads the text of answers. */
 export function createChatStreamEditor(guards: readonly Guard[], info: GuardCallInfo, onRecords: (records: GuardRecord[]) => void): StreamEditor | undefined {
-  if (createStreamTextGuard({ ...info, guards, channel: 'text' }) === undefined) return undefined;
+  if (!guards.some((guard) => readsChannel(guard, 'text'))) return undefined;
   const byChoice = new Map<number, StreamTextGuard>();
   const open = new Set<number>();
   let stopped = false;

@@ -9,6 +9,7 @@
 import type { SseEvent } from '../../sse/parse-sse.js';
 import type { GuardCallInfo } from '../call-guard.js';
 import type { Guard, GuardRecord } from '../guard-types.js';
+import { readsChannel } from '../run-guards.js';
 import { createStreamTextGuard, type StreamTextGuard } from '../stream-text-guard.js';
 import type { StreamEditor } from './guard-event-stream.js';
 
@@ -22,7 +23,7 @@ const eventOf = (type: string, data: Record<string, unknown>): SseEvent => ({ ev
 
 /** The messages editor, or undefined when no guard reads the text of answers. */
 export function createMessagesStreamEditor(guards: readonly Guard[], info: GuardCallInfo, onRecords: (records: GuardRecord[]) => void): StreamEditor | undefined {
-  if (createStreamTextGuard({ ...info, guards, channel: 'text' }) === undefined) return undefined;
+  if (!guards.some((guard) => readsChannel(guard, 'text'))) return undefined;
   const byBlock = new Map<number, StreamTextGuard>();
   const open = new Set<number>();
   let stopped = false;

@@ -17,6 +17,7 @@ import type { FinishedResponseSource } from '../../responses/hold-until-stored.j
 import type { SseEvent } from '../../sse/parse-sse.js';
 import type { GuardCallInfo } from '../call-guard.js';
 import type { Guard, GuardRecord } from '../guard-types.js';
+import { readsChannel } from '../run-guards.js';
 import { createStreamTextGuard, type StreamTextGuard } from '../stream-text-guard.js';
 import type { StreamEditor } from './guard-event-stream.js';
 
@@ -30,7 +31,7 @@ export interface ResponsesStreamEditor extends StreamEditor, FinishedResponseSou
 
 /** The Responses editor, or undefined when no guard reads the text of answers. */
 export function createResponsesStreamEditor(guards: readonly Guard[], info: GuardCallInfo, onRecords: (records: GuardRecord[]) => void): ResponsesStreamEditor | undefined {
-  if (createStreamTextGuard({ ...info, guards, channel: 'text' }) === undefined) return undefined;
+  if (!guards.some((guard) => readsChannel(guard, 'text'))) return undefined;
   const byPart = new Map<string, { guard: StreamTextGuard; sent: string }>();
   const doneItems: Json[] = [];
   let snapshot: Json | undefined;
